@@ -1,0 +1,67 @@
+"""The Firenze rules engine: pure Python, state in, action in, new state out.
+
+Everything outside this package (views, bots, emails, replays, tests) goes through these names.
+See README.md beside this file for the action types and the state dict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .apply import apply_action
+from .errors import IllegalAction
+from .legal import legal_actions_of
+from .setup import new_game
+from .state import State, from_dict, to_dict
+from .view import format_line, log_lines, player_view
+
+__all__ = [
+    "IllegalAction",
+    "State",
+    "acting_seat",
+    "apply_action",
+    "can_undo",
+    "format_line",
+    "from_dict",
+    "is_over",
+    "legal_actions",
+    "log_lines",
+    "new_game",
+    "player_view",
+    "scores",
+    "to_dict",
+    "winners",
+]
+
+
+def legal_actions(state: State) -> list[dict[str, Any]]:
+    """Every action the acting player may take now, each a JSON-ready dict with a "type"."""
+    return legal_actions_of(state._d)
+
+
+def acting_seat(state: State) -> int | None:
+    return None if state._d["phase"] == "over" else state._d["seat"]
+
+
+def is_over(state: State) -> bool:
+    return state._d["phase"] == "over"
+
+
+def scores(state: State) -> list[int]:
+    """Prestige points per seat: running totals in play, final totals once over."""
+    final = state._d["final"]
+    if final is not None:
+        return [p["total"] for p in final["players"]]
+    return [p["pp"] for p in state._d["players"]]
+
+
+def winners(state: State) -> list[int]:
+    """Seats with the most PP once the game is over (several on a tie); empty before."""
+    final = state._d["final"]
+    return list(final["winners"]) if final is not None else []
+
+
+def can_undo(state: State) -> bool:
+    """Whether the acting player may take back their last step (not past hidden information)."""
+    d = state._d
+    return d["phase"] != "over" and d["turn"]["undo"] > 0

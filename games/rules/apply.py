@@ -1,0 +1,175 @@
+"""Applying one legal action to a copy of the state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import build, events, exchange, fulfil, personnel, row
+from .bricks import describe_colors
+from .data import COLOR_INDEX
+from .errors import IllegalAction
+from .explain import why_illegal
+from .legal import legal_actions_of
+from .players import over_store_limit, within_limits
+from .state import State, clone
+from .turns import end_turn
+from .words import seat_ref
+
+
+def apply_action(state: State, action: dict[str, Any]) -> State:
+    """Return the state after `action`; raise IllegalAction (state untouched) if not allowed."""
+    current = state._d
+    legal = legal_actions_of(current)
+    try:
+        position = legal.index(action)
+    except ValueError:
+        raise IllegalAction(why_illegal(current, action, legal)) from None
+    action = legal[position]  # the canonical form, e.g. 1 rather than True
+    s = clone(current)
+    _HANDLERS[action["type"]](s, action)
+    s["step"] += 1
+    if s.pop("_barrier", False):
+        s["turn"]["undo"] = 0
+    else:
+        s["turn"]["undo"] += 1
+    return State(s)
+
+
+def _color(action: dict[str, Any]) -> int:
+    return COLOR_INDEX[action["color"]]
+
+
+def _choose_card(s: dict[str, Any], action: dict[str, Any]) -> None:
+    row.begin_choice(s, action["slot"])
+
+
+def _pay_brick(s: dict[str, Any], action: dict[str, Any]) -> None:
+    color = _color(action)
+    pending = s["pending"]
+    if pending is None:  # limits phase: over the storehouse limit
+        _return_over_limit(s, color)
+        return
+    {
+        "card_cost": row.pay_card_cost,
+        "exchange_pay": exchange.pay,
+        "build_cost": build.pay_cost,
+        "fire": events.fire_pay,
+        "alchemist_give": personnel.alchemist_give,
+        "smuggler_give": personnel.smuggler_give,
+    }[pending["kind"]](s, color)
+
+
+def _return_over_limit(s: dict[str, Any], color: int) -> None:
+    player = s["players"][s["seat"]]
+    player["store"][color] -= 1
+    s["pouch"][color] += 1
+    s["turn"].setdefault("returned", [])
+    returned = s["turn"]["returned"] + [color]
+    if over_store_limit(player):
+        s["turn"]["returned"] = returned
+    else:
+        s["turn"].pop("returned", None)
+        s["log"].append(
+            f"{seat_ref(s['seat'])} returns {describe_colors(returned)} to the pouch "
+            "(storehouse limit)."
+        )
+
+
+def _take_brick(s: dict[str, Any], action: dict[str, Any]) -> None:
+    color = _color(action)
+    kind = s["pending"]["kind"]
+    if kind == "exchange_take":
+        exchange.take(s, color)
+    elif kind == "alchemist_take":
+        personnel.alchemist_take(s, color)
+    else:
+        personnel.smuggler_take(s, action["seat"], color)
+
+
+def _resolve_event(s: dict[str, Any], action: dict[str, Any]) -> None:
+    events.resolve_event(s)
+
+
+def _play_card(s: dict[str, Any], action: dict[str, Any]) -> None:
+    personnel.play(s, action["card"])
+
+
+def _pick_tower(s: dict[str, Any], action: dict[str, Any]) -> None:
+    if s["pending"]["kind"] == "saboteur":
+        personnel.saboteur(s, action["seat"], action["tower"])
+    else:
+        events.botch_or_collapse(s, action["tower"])
+
+
+def _pick_slot(s: dict[str, Any], action: dict[str, Any]) -> None:
+    personnel.wholesaler(s, action["slot"])
+
+
+def _discard_card(s: dict[str, Any], action: dict[str, Any]) -> None:
+    card = action["card"]
+    if s["pending"] is not None:
+        personnel.patrician_discard(s, card)
+        return
+    player = s["players"][s["seat"]]
+    if card in player["hand"]:
+        player["hand"].remove(card)
+    else:
+        player["buildings"].remove(card)
+    s["discard"].append(card)
+    s["log"].append(f"{seat_ref(s['seat'])} discards {card} (card limit).")
+
+
+def _exchange(s: dict[str, Any], action: dict[str, Any]) -> None:
+    exchange.begin(s, action["slot"])
+
+
+def _build(s: dict[str, Any], action: dict[str, Any]) -> None:
+    if "tower" in action:
+        build.add_to_tower(s, action["tower"])
+    else:
+        build.start_tower(s, _color(action))
+
+
+def _fulfil(s: dict[str, Any], action: dict[str, Any]) -> None:
+    fulfil.fulfil(s, action["tower"], action["level"])
+
+
+def _seal_campanile(s: dict[str, Any], action: dict[str, Any]) -> None:
+    fulfil.seal_campanile(s, action["tower"])
+
+
+def _end_phase(s: dict[str, Any], action: dict[str, Any]) -> None:
+    phase = s["phase"]
+    if phase == "choose":
+        s["log"].append(f"{seat_ref(s['seat'])} finds no card in the row to take.")
+        s["phase"] = "exchange"
+    elif phase == "exchange":
+        s["phase"] = "build"
+    elif phase == "build":
+        build.end_build(s)
+    elif phase == "fulfil":
+        s["phase"] = "limits"
+
+
+def _end_turn(s: dict[str, Any], action: dict[str, Any]) -> None:
+    assert within_limits(s["players"][s["seat"]])
+    s["_barrier"] = True
+    end_turn(s)
+
+
+_HANDLERS = {
+    "choose_card": _choose_card,
+    "pay_brick": _pay_brick,
+    "take_brick": _take_brick,
+    "resolve_event": _resolve_event,
+    "play_card": _play_card,
+    "pick_tower": _pick_tower,
+    "pick_slot": _pick_slot,
+    "discard_card": _discard_card,
+    "exchange": _exchange,
+    "build": _build,
+    "fulfil": _fulfil,
+    "seal_campanile": _seal_campanile,
+    "end_phase": _end_phase,
+    "end_turn": _end_turn,
+}

@@ -1,0 +1,259 @@
+"""Bots: functions (state, rng) -> the next action for the acting seat.
+
+A bot answers one step at a time, so a web task can ask for a single step and a timed-out
+player's turn can be played step by step through the same legal-action path as a human's.
+The greedy bot looks only at what the acting player may see (its own hand and the public board),
+never at the deck order.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .data import BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, commission_index, printed_pp
+from .fulfil import balcony_at, open_commission
+from .legal import legal_actions_of
+from .players import build_discount
+from .state import State
+
+Action = dict[str, Any]
+
+
+def random_player(state: State, rng: random.Random) -> Action:
+    """Uniform over the legal actions: the baseline every real bot must beat."""
+    return rng.choice(legal_actions_of(state._d))
+
+
+def greedy(state: State, rng: random.Random) -> Action:
+    """A one-turn planner: take the most useful card, build towards open commissions, fulfil."""
+    s = state._d
+    legal = legal_actions_of(s)
+    if len(legal) == 1:
+        return legal[0]
+    me = _Me(s)
+    pending = s["pending"]
+    if pending is not None:
+        return _answer_pending(s, me, pending, legal, rng)
+    phase = s["phase"]
+    if phase == "choose":
+        return _choose(s, me, legal)
+    if phase == "build":
+        return _build(s, me, legal)
+    if phase == "fulfil":
+        return _fulfil(s, me, legal)
+    if phase == "limits":
+        return _limits(me, legal)
+    return _first(legal, "end_phase") or legal[0]
+
+
+class _Me:
+    """What the acting player wants: the commission each tower is heading for, brick worth."""
+
+    def __init__(self, s: dict[str, Any]) -> None:
+        self.seat = s["seat"]
+        self.player = s["players"][self.seat]
+        self.store = self.player["store"]
+        self.targets = [_target(s, t) for t in self.player["towers"]]
+        need = [0.0] * 6
+        for tower, target in zip(self.player["towers"], self.targets, strict=True):
+            if target is not None:
+                need[tower["c"]] += 1.0
+        self.worth = [1.0 + need[c] + 0.4 * _open_levels(s, c) + 0.1 * c for c in range(6)]
+
+    def cheapest(self, legal: list[Action]) -> Action:
+        return min(legal, key=lambda a: self.worth[COLOR_INDEX[a["color"]]])
+
+    def dearest(self, legal: list[Action]) -> Action:
+        return max(legal, key=lambda a: self.worth[COLOR_INDEX[a["color"]]])
+
+
+def _open_levels(s: dict[str, Any], color: int) -> int:
+    return sum(1 for level in LEVELS if open_commission(s, color, level))
+
+
+def _target(s: dict[str, Any], tower: dict[str, Any]) -> int | None:
+    """The lowest open commission this tower can still grow into."""
+    for level in LEVELS:
+        if level >= tower["h"] and open_commission(s, tower["c"], level):
+            return level
+    return None
+
+
+def _commission_pp(s: dict[str, Any], color: int, level: int) -> int:
+    balcony = balcony_at(s, color, level)
+    return s["balconies"][balcony]["pp"] if balcony is not None else printed_pp(color, level)
+
+
+def _first(legal: list[Action], kind: str) -> Action | None:
+    return next((a for a in legal if a["type"] == kind), None)
+
+
+_HARMFUL = {"Flood", "Storehouse Fire", "Tribute", "Luxury Tax", "Collapse", "Botch"}
+_CARD_WORTH = {
+    "Workshop": 3.0,
+    "Warehouse": 2.0,
+    "Bridge": 1.0,
+    "Mason": 2.0,
+    "Architect": 2.0,
+    "Princess": 1.0,
+    "Alchemist": 1.0,
+    "Patrician": 1.5,
+    "Wholesaler": 0.3,
+    "Smuggler": 0.8,
+    "Saboteur": 0.5,
+    "Fame": 3.0,
+    "Monument": 1.5,
+    "Recognition": 1.5,
+    "Disgrace": -2.0,
+    "Scandal": -3.0,
+    "Minor Privilege": 0.5,
+    "Privilege": 0.5,
+    "Major Privilege": 0.5,
+    "Campanile": -1.0,
+    "Renaissance": 0.0,
+    "Storehouse Fire": -2.0,
+    "Flood": -1.5,
+    "Tribute": -1.0,
+    "Luxury Tax": -0.5,
+    "Collapse": -1.5,
+    "Botch": -0.5,
+}
+
+
+def _card_worth(me: _Me, card: str) -> float:
+    if card in me.player["buildings"]:
+        return 0.0
+    if CARD_KIND[card] == EVENT and "Patrician" in me.player["hand"]:
+        return 0.0
+    return _CARD_WORTH.get(card, 0.0)
+
+
+def _answer_pending(
+    s: dict[str, Any], me: _Me, pending: dict[str, Any], legal: list[Action], rng: random.Random
+) -> Action:
+    kind = pending["kind"]
+    if kind == "event":
+        cancel = _first(legal, "play_card")
+        if cancel is not None and pending["card"] in _HARMFUL:
+            return cancel
+        return {"type": "resolve_event"}
+    if legal[0]["type"] == "pay_brick":
+        return me.cheapest(legal)
+    if legal[0]["type"] == "take_brick":
+        return me.dearest(legal)
+    if kind in ("botch", "collapse"):
+        return min(legal, key=lambda a: me.player["towers"][a["tower"]]["h"])
+    if kind == "saboteur":
+        return max(legal, key=lambda a: s["players"][a["seat"]]["towers"][a["tower"]]["h"])
+    if kind == "patrician":
+        return min(legal, key=lambda a: _CARD_WORTH.get(a["card"], 0.0))
+    return rng.choice(legal)
+
+
+def _choose(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:
+    cards = [a for a in legal if a["type"] == "choose_card"]
+    if not cards:
+        return legal[0]
+    free = s["turn"]["princess"]
+
+    def value(a: Action) -> float:
+        entry = s["row"][a["slot"]]
+        bricks = sum(n * me.worth[c] for c, n in enumerate(entry["bricks"]))
+        cost = 0 if free else a["slot"]
+        return bricks + _card_worth(me, entry["card"]) - 1.3 * cost
+
+    best = max(cards, key=value)
+    if best["slot"] >= 2 and {"type": "play_card", "card": "Princess"} in legal:
+        return {"type": "play_card", "card": "Princess"}
+    return best
+
+
+def _build(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:
+    builds = [a for a in legal if a["type"] == "build"]
+    if not builds:
+        return {"type": "end_phase"}
+    built = s["turn"]["built"]
+    discount = build_discount(me.player, s["turn"]["mason"])
+    extra = max(0, BUILD_COST[built + 1] - discount) - max(0, BUILD_COST[built] - discount)
+    best, best_score = None, 0.0
+    for a in builds:
+        score = _build_score(s, me, a) - 1.5 * extra
+        if score > best_score:
+            best, best_score = a, score
+    if best is None:
+        return {"type": "end_phase"}
+    mason = {"type": "play_card", "card": "Mason"}
+    if extra > 0 and mason in legal:
+        return mason
+    return best
+
+
+def _build_score(s: dict[str, Any], me: _Me, action: Action) -> float:
+    if "tower" in action:
+        tower = me.player["towers"][action["tower"]]
+        target = me.targets[action["tower"]]
+        color, height = tower["c"], tower["h"] + 1
+        keep_alive = 4.0 if tower["old"] and tower["add"] == 0 else 0.0
+    else:
+        color, height, keep_alive = COLOR_INDEX[action["color"]], 1, 0.0
+        target = next((lv for lv in LEVELS if open_commission(s, color, lv)), None)
+        if target is None or me.store[color] + 1 < min(target, 3) - 1:
+            return -1.0
+    if target is None or height > target:
+        return keep_alive - 3.0
+    if height == target:
+        return 10.0 + _commission_pp(s, color, target) + keep_alive
+    return 2.0 + keep_alive + _commission_pp(s, color, target) / (target - height + 1)
+
+
+def _fulfil(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:
+    seal = _first(legal, "seal_campanile")
+    if seal is not None:
+        return seal
+    options = [a for a in legal if a["type"] == "fulfil"]
+    if options:
+        tower = me.player["towers"]
+        return max(options, key=lambda a: _commission_pp(s, tower[a["tower"]]["c"], a["level"]))
+    architect = {"type": "play_card", "card": "Architect"}
+    if architect in legal and _architect_helps(s, me):
+        return architect
+    return _first(legal, "end_turn") or _first(legal, "end_phase") or legal[0]
+
+
+def _architect_helps(s: dict[str, Any], me: _Me) -> bool:
+    if me.player["seals"] == 0:
+        return False
+    return any(open_commission(s, t["c"], t["h"] + d) for t in me.player["towers"] for d in (-1, 1))
+
+
+def _limits(me: _Me, legal: list[Action]) -> Action:
+    bricks = [a for a in legal if a["type"] == "pay_brick"]
+    if bricks:
+        return me.cheapest(bricks)
+    cards = [a for a in legal if a["type"] == "discard_card"]
+    if cards:
+        return min(cards, key=lambda a: _CARD_WORTH.get(a["card"], 0.0))
+    return _first(legal, "end_turn") or legal[0]
+
+
+def play_game(
+    num_players: int,
+    seed: int,
+    players: list[Any],
+    options: dict[str, Any] | None = None,
+    max_steps: int = 20000,
+) -> State:
+    """Play a whole game with one bot per seat; used by tests and benchmarks."""
+    from . import apply_action, is_over, new_game
+
+    state = new_game(num_players, seed, options)
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        if is_over(state):
+            return state
+        state = apply_action(state, players[state._d["seat"]](state, rng))
+    raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
+
+
+__all__ = ["greedy", "play_game", "random_player", "commission_index"]

@@ -1,0 +1,147 @@
+"""Event cards: resolved when taken, before the card's own bricks reach the storehouse.
+
+Flood, Tribute and Luxury Tax hit everyone and give bricks up automatically (RULINGS 5, the
+online house rule); Storehouse Fire, Botch and Collapse wait for the active player's choice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .bricks import auto_give_up, describe, describe_colors, tear_down
+from .data import (
+    COLORS,
+    LUXURY_TAX_MIN_HEIGHT,
+    LUXURY_TAX_PER_TOWER,
+    STOREHOUSE_FIRE_BRICKS,
+)
+from .row import finish_event
+from .state import draw_rng
+from .words import seat_ref
+
+
+def resolve_event(s: dict[str, Any]) -> None:
+    card = s["pending"]["card"]
+    seat = s["seat"]
+    player = s["players"][seat]
+    if card in ("Botch", "Collapse"):
+        if player["towers"]:
+            s["pending"] = {"kind": card.lower(), "card": card}
+        else:
+            s["log"].append(f"{card}: {seat_ref(seat)} has no tower; nothing happens.")
+            finish_event(s)
+    elif card == "Storehouse Fire":
+        if sum(player["store"]) <= STOREHOUSE_FIRE_BRICKS:
+            lost = player["store"][:]
+            for c in range(6):
+                s["pouch"][c] += lost[c]
+                player["store"][c] = 0
+            s["log"].append(f"Storehouse Fire: {seat_ref(seat)} loses {describe(lost)}.")
+            finish_event(s)
+        else:
+            s["pending"] = {"kind": "fire", "card": card, "paid": []}
+    elif card == "Flood":
+        for i, p in enumerate(s["players"]):
+            lost = auto_give_up(p, s["pouch"], (sum(p["store"]) + 2) // 3)
+            s["log"].append(f"Flood: {seat_ref(i)} loses {describe(lost)}.")
+        finish_event(s)
+    elif card == "Tribute":
+        for i in range(s["n"]):
+            _tribute(s, i)
+        finish_event(s)
+    elif card == "Luxury Tax":
+        for i in range(s["n"]):
+            _luxury_tax(s, i)
+        finish_event(s)
+    elif card == "Renaissance":
+        s["deck"] = s["deck"] + s["discard"] + ["Renaissance"]
+        s["discard"] = []
+        draw_rng(s).shuffle(s["deck"])
+        s["log"].append("Renaissance: the deck, the discard pile and the card make a new deck.")
+        finish_event(s, discard=False)
+    else:  # pragma: no cover - the card list in data.py has no other events
+        raise AssertionError(f"unknown event {card}")
+
+
+def cancel_event(s: dict[str, Any]) -> None:
+    card = s["pending"]["card"]
+    s["log"].append(f"{seat_ref(s['seat'])} plays Patrician and cancels {card}.")
+    finish_event(s)
+
+
+def fire_pay(s: dict[str, Any], color: int) -> None:
+    player = s["players"][s["seat"]]
+    player["store"][color] -= 1
+    s["pouch"][color] += 1
+    paid = s["pending"]["paid"] + [color]
+    if len(paid) == STOREHOUSE_FIRE_BRICKS:
+        s["log"].append(f"Storehouse Fire: {seat_ref(s['seat'])} loses {describe_colors(paid)}.")
+        finish_event(s)
+    else:
+        s["pending"]["paid"] = paid
+
+
+def botch_or_collapse(s: dict[str, Any], tower_index: int) -> None:
+    card = s["pending"]["card"]
+    seat = s["seat"]
+    player = s["players"][seat]
+    tower = player["towers"][tower_index]
+    color = COLORS[tower["c"]]
+    if card == "Collapse":
+        player["towers"].pop(tower_index)
+        s["pouch"][tower["c"]] += tower["h"]
+        s["log"].append(f"Collapse: {seat_ref(seat)}'s {color} tower of {tower['h']} falls.")
+    else:
+        tower["h"] -= 1
+        s["pouch"][tower["c"]] += 1
+        if tower["h"] == 0:
+            player["towers"].pop(tower_index)
+        s["log"].append(f"Botch: {seat_ref(seat)}'s {color} tower loses a brick.")
+    finish_event(s)
+
+
+def _by_height(player: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(player["towers"], key=lambda t: -t["h"])
+
+
+def _remove(player: dict[str, Any], tower: dict[str, Any], pouch: list[int]) -> tuple[int, int]:
+    index = next(i for i, t in enumerate(player["towers"]) if t is tower)
+    return tear_down(player, index, pouch)
+
+
+def _tribute(s: dict[str, Any], seat: int) -> None:
+    player = s["players"][seat]
+    paid = [0] * 6
+    for tower in _by_height(player):
+        c = tower["c"]
+        if player["store"][c]:
+            player["store"][c] -= 1
+            s["pouch"][c] += 1
+            paid[c] += 1
+        else:
+            _remove(player, tower, s["pouch"])
+            s["log"].append(
+                f"Tribute: {seat_ref(seat)} cannot pay for the {COLORS[c]} tower of "
+                f"{tower['h']}; it is torn down."
+            )
+    if any(paid):
+        s["log"].append(f"Tribute: {seat_ref(seat)} pays {describe(paid)}.")
+
+
+def _luxury_tax(s: dict[str, Any], seat: int) -> None:
+    player = s["players"][seat]
+    paid = [0] * 6
+    for tower in _by_height(player):
+        if tower["h"] < LUXURY_TAX_MIN_HEIGHT:
+            continue
+        if sum(player["store"]) >= LUXURY_TAX_PER_TOWER:
+            given = auto_give_up(player, s["pouch"], LUXURY_TAX_PER_TOWER)
+            paid = [a + b for a, b in zip(paid, given, strict=True)]
+        else:
+            _remove(player, tower, s["pouch"])
+            s["log"].append(
+                f"Luxury Tax: {seat_ref(seat)} cannot pay for the {COLORS[tower['c']]} tower of "
+                f"{tower['h']}; it is torn down."
+            )
+    if any(paid):
+        s["log"].append(f"Luxury Tax: {seat_ref(seat)} pays {describe(paid)}.")

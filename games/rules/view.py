@@ -1,0 +1,165 @@
+"""What one seat may see: the whole public board plus its own hand, never the deck order.
+
+This is the only picture of the game that leaves the server for a player (boardgame.io's
+playerView); pages, partials, JSON and emails are drawn from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .build import construction_cost
+from .data import (
+    BALCONY_NUMERALS,
+    CARD_KIND,
+    COLORS,
+    LEVEL_TILE_PP,
+    LEVELS,
+    MAJORITY_BONUS,
+    commission_index,
+    printed_pp,
+)
+from .fulfil import balcony_at, open_commission
+from .players import card_count, store_limit
+from .state import State
+
+_SEAT_TOKEN = re.compile(r"\{(\d)\}")
+
+
+def _named(bricks: list[int]) -> dict[str, int]:
+    return {COLORS[c]: bricks[c] for c in range(6)}
+
+
+def _pending(s: dict[str, Any]) -> dict[str, Any] | None:
+    pending = s["pending"]
+    if pending is None:
+        return None
+    public = {k: v for k, v in pending.items() if k not in ("paid", "gave", "took")}
+    if "paid" in pending:
+        public["paid"] = [COLORS[c] for c in pending["paid"]]
+    for key in ("gave", "took"):
+        if key in pending:
+            public[key] = COLORS[pending[key]]
+    return public
+
+
+def _board(s: dict[str, Any]) -> dict[str, Any]:
+    commissions = []
+    for c in range(6):
+        for level in LEVELS:
+            owner = s["board"][commission_index(c, level)]
+            balcony = balcony_at(s, c, level)
+            commissions.append(
+                {
+                    "color": COLORS[c],
+                    "level": level,
+                    "pp": s["balconies"][balcony]["pp"]
+                    if balcony is not None
+                    else printed_pp(c, level),
+                    "seal": "neutral" if owner is not None and owner < 0 else owner,
+                    "balcony": BALCONY_NUMERALS[balcony] if balcony is not None else None,
+                    "open": open_commission(s, c, level),
+                }
+            )
+    following = s["balcony_next"]
+    return {
+        "commissions": commissions,
+        "balcony_next": BALCONY_NUMERALS[following] if following < 4 else None,
+        "level_tiles": [{"level": lv, "pp": LEVEL_TILE_PP[lv]} for lv in s["level_tiles"]],
+        "end_tile": s["end_tile"],
+        "majority_bonus": {COLORS[c]: MAJORITY_BONUS[c] for c in range(6)},
+    }
+
+
+def _player(s: dict[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
+    p = s["players"][seat]
+    public = {
+        "seat": seat,
+        "store": _named(p["store"]),
+        "store_count": sum(p["store"]),
+        "store_limit": store_limit(p),
+        "towers": [
+            {"color": COLORS[t["c"]], "height": t["h"], "added": t["add"], "standing": t["old"]}
+            for t in p["towers"]
+        ],
+        "buildings": list(p["buildings"]),
+        "hand_count": len(p["hand"]),
+        "card_count": card_count(p),
+        "pp": p["pp"],
+        "seals_left": p["seals"],
+        "campanile_sealed": any(
+            seat in c["sealed"] for c in s["church"] if c["card"] == "Campanile"
+        ),
+    }
+    if seat == viewer:
+        public["hand"] = sorted(p["hand"])
+    return public
+
+
+def player_view(state: State, seat: int | None) -> dict[str, Any]:
+    """A JSON-ready picture of the game for `seat` (None: a spectator)."""
+    s = state._d
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < s["n"]):
+        raise ValueError(f"There is no seat {seat!r} in this game.")
+    over = s["phase"] == "over"
+    turn = s["turn"]
+    view: dict[str, Any] = {
+        "step": s["step"],
+        "viewer": seat,
+        "num_players": s["n"],
+        "options": dict(s["options"]),
+        "start_seat": s["start_seat"],
+        "turn_no": s["turn_no"],
+        "phase": s["phase"],
+        "acting_seat": None if over else s["seat"],
+        "pending": None if over else _pending(s),
+        "event": (
+            {"card": s["transit"]["card"], "bricks": _named(s["transit"]["bricks"])}
+            if s["transit"]
+            else None
+        ),
+        "turn": {
+            "played": list(turn["played"]),
+            "princess": turn["princess"],
+            "mason": turn["mason"],
+            "architect": ("none", "ready", "used")[turn["architect"]],
+            "exchanged": turn["exchanged"],
+            "built": turn["built"],
+            "build_cost": 0 if over else construction_cost(s, turn["built"]),
+        },
+        "players": [_player(s, i, seat) for i in range(s["n"])],
+        "board": _board(s),
+        "church": [{"card": c["card"], "sealed": list(c["sealed"])} for c in s["church"]],
+        "row": [
+            {
+                "slot": i,
+                "card": r["card"],
+                "kind": CARD_KIND[r["card"]],
+                "bricks": _named(r["bricks"]),
+                "cost": 0 if turn["princess"] else i,
+            }
+            for i, r in enumerate(s["row"])
+        ],
+        "deck_count": len(s["deck"]),
+        "discard": list(s["discard"]),
+        "pouch": _named(s["pouch"]),
+        "final": s["final"],
+        "winners": s["final"]["winners"] if over else None,
+    }
+    return view
+
+
+def format_line(line: str, names: list[str] | None = None) -> str:
+    """Fill a log line's seat tokens ({0}, {1} ...) with player names."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if names and seat < len(names) else f"Player {seat + 1}"
+
+    return _SEAT_TOKEN.sub(name, line)
+
+
+def log_lines(state: State, names: list[str] | None = None) -> list[str]:
+    """The public log lines produced by the last applied action, with names filled in."""
+    return [format_line(line, names) for line in state._d["log"]]
