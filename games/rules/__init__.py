@@ -26,6 +26,7 @@ __all__ = [
     "is_over",
     "legal_actions",
     "log_lines",
+    "log_tokens",
     "new_game",
     "player_view",
     "scores",
@@ -65,3 +66,8 @@ def can_undo(state: State) -> bool:
     """Whether the acting player may take back their last step (not past hidden information)."""
     d = state._d
     return d["phase"] != "over" and d["turn"]["undo"] > 0
+
+
+def log_tokens(state: State) -> list[str]:
+    """The last action's raw log lines, seats as {0}, {1} ...: for storing with the move."""
+    return list(state._d["log"])

@@ -1,0 +1,1 @@
+"""Accounts: player profiles on top of django-allauth's sign-up and login."""

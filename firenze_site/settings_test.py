@@ -1,0 +1,32 @@
+"""Settings for the test suite: fast, hermetic and with no outside services.
+
+Passwords use MD5 because real hashing costs ~0.4 s each and makes hypothesis miss its
+deadline; Celery runs tasks inline; e-mail stays in memory (``django.core.mail.outbox``).
+"""
+
+import os
+
+from .settings import *  # noqa: F403
+from .settings import DATABASES
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+
+# Tests get a fresh in-memory SQLite database unless DATABASE_URL points at e.g. PostgreSQL.
+if not os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# WhiteNoise serves static files straight from the finders, so tests need no `collectstatic`.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,1 @@
+"""Admin registrations for games; models are registered here as they are added."""

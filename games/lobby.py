@@ -1,0 +1,161 @@
+"""Forming a game: creating it, filling seats (join, invite, invite link, bot), starting it.
+
+Each function checks who may do what and raises a GameError with the player's message;
+the views stay thin.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from games import rules
+from games.errors import Conflict, IllegalMove, NotAllowed
+from games.models import SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
+from games.play import queue_bots
+
+ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
+
+
+def create_game(
+    creator: Any,
+    *,
+    num_players: int,
+    options: dict[str, Any] | None = None,
+    time_limit: timedelta = timedelta(days=3),
+    is_public: bool = True,
+) -> Game:
+    try:
+        rules.new_game(num_players, 0, options)  # validates count and options
+    except ValueError as exc:
+        raise IllegalMove(str(exc)) from None
+    if time_limit not in ALLOWED_LIMITS:
+        raise IllegalMove("Choose one of the offered time limits.")
+    with transaction.atomic():
+        game = Game.objects.create(
+            creator=creator,
+            num_players=num_players,
+            options=options or {},
+            time_limit=time_limit,
+            is_public=is_public,
+        )
+        Seat.objects.create(game=game, user=creator)
+    return game
+
+
+def _lock_open(game: Game) -> Game:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if not game.is_open:
+        raise Conflict("This game has already started or was cancelled.")
+    return game
+
+
+def _free_seats(game: Game) -> int:
+    return game.num_players - game.seats.count()
+
+
+def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
+    """Take an open seat: public games for anyone, invite-only with an invitation or the link."""
+    with transaction.atomic():
+        game = _lock_open(game)
+        if game.seats.filter(user=user).exists():
+            raise Conflict("You already have a seat in this game.")
+        invited = game.invitations.filter(user=user).exists()
+        if not (game.is_public or invited or token == game.invite_token):
+            raise NotAllowed("This game is by invitation only.")
+        if _free_seats(game) <= 0:
+            raise Conflict("All seats of this game are taken.")
+        try:
+            seat = Seat.objects.create(game=game, user=user)
+        except IntegrityError:
+            raise Conflict("You already have a seat in this game.") from None
+        game.invitations.filter(user=user).delete()
+    return seat
+
+
+def add_bot(game: Game, by: Any, bot: str = "greedy") -> Seat:
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed("Only the game's creator can seat a bot.")
+        if _free_seats(game) <= 0:
+            raise Conflict("All seats of this game are taken.")
+        return Seat.objects.create(game=game, bot=bot)
+
+
+def remove_seat(game: Game, by: Any, seat_id: int) -> None:
+    """The creator frees a seat (a bot's or a player's) before the start."""
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed("Only the game's creator can free a seat.")
+        seat = game.seats.filter(pk=seat_id).exclude(user=game.creator).first()
+        if seat is None:
+            raise IllegalMove("There is no such seat to free.")
+        seat.delete()
+
+
+def leave(game: Game, user: Any) -> None:
+    with transaction.atomic():
+        game = _lock_open(game)
+        if user == game.creator:
+            raise NotAllowed("As the creator you can cancel the game instead of leaving it.")
+        deleted, _ = game.seats.filter(user=user).delete()
+        if not deleted:
+            raise IllegalMove("You have no seat in this game.")
+
+
+def cancel(game: Game, by: Any) -> None:
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed("Only the game's creator can cancel it.")
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status", "updated"])
+
+
+def invite(game: Game, by: Any, display_name: str) -> Invitation:
+    User = get_user_model()
+    name = (display_name or "").strip()
+    with transaction.atomic():
+        game = _lock_open(game)
+        if not game.seats.filter(user=by).exists():
+            raise NotAllowed("Only players of this game can invite others.")
+        user = User.objects.filter(display_name__iexact=name).exclude(display_name="").first()
+        if user is None:
+            raise IllegalMove(f'There is no player called "{name}".')
+        if game.seats.filter(user=user).exists():
+            raise Conflict(f"{user.public_name} already has a seat in this game.")
+        invitation, _ = Invitation.objects.get_or_create(
+            game=game, user=user, defaults={"invited_by": by}
+        )
+    return invitation
+
+
+def start(game: Game, by: Any) -> Game:
+    """All seats taken: draw the seat order from the seed and deal the game."""
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed("Only the game's creator can start it.")
+        seats = list(game.seats.order_by("joined", "pk"))
+        if len(seats) < game.num_players:
+            raise Conflict("Every seat must be taken before the game can start.")
+        random.Random(f"{game.seed}/seats").shuffle(seats)
+        for number, seat in enumerate(seats):
+            seat.number = number
+            seat.colour = SEAT_COLOURS[number]
+            seat.save(update_fields=["number", "colour"])
+        state = game.initial_state()
+        game.status = Game.Status.ACTIVE
+        game.store_state(state)
+        game.version += 1
+        game.start_turn_clock()
+        game.save()
+        game.invitations.all().delete()
+    queue_bots(game)
+    return game

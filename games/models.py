@@ -1,0 +1,187 @@
+"""Games, seats and moves. The moves are the truth; the stored state is a cache of them.
+
+A game is its seed, options and ordered moves (like Terra Mystica's site): `state` is rebuilt
+from those by `replay_games` and must always match. The state holds hidden information
+(hands, deck order), so it is only ever turned into a page through the engine's player_view.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from games import rules
+
+TIME_LIMITS = [
+    (timedelta(hours=12), "12 hours"),
+    (timedelta(days=1), "1 day"),
+    (timedelta(days=2), "2 days"),
+    (timedelta(days=3), "3 days"),
+    (timedelta(days=7), "7 days"),
+    (timedelta(days=14), "14 days"),
+]
+SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(48)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_games"
+    )
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    seed = models.BigIntegerField(default=new_seed)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    is_public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=32, unique=True, default=new_token)
+    time_limit = models.DurationField(default=timedelta(days=3))
+    version = models.PositiveIntegerField(
+        default=0, help_text="Bumped on every change (move or undo): what pages poll for."
+    )
+    acting_seat = models.SmallIntegerField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True, editable=False)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        indexes = [models.Index(fields=["status", "is_public"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    # --- engine state -----------------------------------------------------------------------
+
+    def initial_state(self) -> rules.State:
+        return rules.new_game(self.num_players, self.seed, self.options)
+
+    def load_state(self) -> rules.State:
+        return rules.from_dict(self.state)
+
+    def store_state(self, state: rules.State) -> None:
+        self.state = rules.to_dict(state)
+        self.acting_seat = rules.acting_seat(state)
+        if rules.is_over(state):
+            self.status = self.Status.FINISHED
+            self.deadline = None
+
+    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> rules.State:
+        """The state rebuilt from seed, options and the move log alone."""
+        if moves is None:
+            moves = list(self.moves.order_by("seq").values_list("action", flat=True))
+        state = self.initial_state()
+        for action in moves:
+            state = rules.apply_action(state, action)
+        return state
+
+    # --- seats ------------------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def start_turn_clock(self) -> None:
+        now = timezone.now()
+        self.turn_started_at = now
+        self.deadline = now + self.time_limit if self.is_active else None
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=20, blank=True, help_text="Bot name, empty for a person.")
+    number = models.PositiveSmallIntegerField(null=True, blank=True)
+    colour = models.CharField(max_length=10, blank=True)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["number", "joined", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                name="unique_player_per_game",
+                condition=models.Q(user__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def name(self) -> str:
+        if self.is_bot:
+            return f"Bot {self.bot.capitalize()} {(self.number or 0) + 1}"
+        return self.user.public_name if self.user else "Open seat"
+
+
+class Invitation(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="unique_invitation")]
+
+
+class Move(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(
+        help_text="1 for the first move; equals the version after it."
+    )
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    log = models.JSONField(default=list, help_text="Public log lines with {seat} tokens.")
+    by_bot = models.BooleanField(default=False)
+    timeout = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_move_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.seq}"

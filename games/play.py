@@ -1,0 +1,151 @@
+"""Moves against a stored game: validated by the engine inside one transaction.
+
+Two submissions against the same version (a double click, two tabs, two servers) are settled by
+a conditional UPDATE on the version column: exactly one matches, the other is told the game
+moved on. select_for_update serialises the work on PostgreSQL; the unique (game, seq) constraint
+is the last line of defence everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from games import rules
+from games.errors import Conflict, IllegalMove, NotInGame
+from games.models import Game, Move
+from games.rules import bots
+
+log = logging.getLogger(__name__)
+
+BOTS = {"greedy": bots.greedy}
+STALE = "The game has moved on since you loaded it; the board now shows the current position."
+
+
+def _seat_number(game: Game, user: Any) -> int:
+    if not getattr(user, "is_authenticated", False):
+        raise NotInGame("Sign in to play.")
+    number = game.seats.filter(user=user).values_list("number", flat=True).first()
+    if number is None:
+        raise NotInGame("You are not playing in this game.")
+    return number
+
+
+def _check_can_act(game: Game, seat: int, version: int | None) -> None:
+    if game.is_finished:
+        raise Conflict("This game is over; no more moves can be made.")
+    if not game.is_active:
+        raise Conflict("This game has not started yet.")
+    if version is not None and version != game.version:
+        raise Conflict(STALE)
+    if game.acting_seat != seat:
+        raise Conflict("It is not your turn.")
+
+
+def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Game:
+    """Apply one player's action; raises a GameError (nothing stored) when it is refused."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = _seat_number(game, user)
+        _check_can_act(game, seat, version)
+        state = game.load_state()
+        try:
+            new_state = rules.apply_action(state, action)
+        except rules.IllegalAction as exc:
+            raise IllegalMove(str(exc)) from None
+        canonical = next(a for a in rules.legal_actions(state) if a == action)
+        record_move(game, seat, canonical, new_state)
+    queue_bots(game)
+    return game
+
+
+def undo_move(game_id: int, user: Any, version: int | None) -> Game:
+    """Take back the player's last step by replaying the log without it."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        seat = _seat_number(game, user)
+        _check_can_act(game, seat, version)
+        if not rules.can_undo(game.load_state()):
+            raise Conflict("That step cannot be taken back: something hidden or random followed.")
+        actions = list(game.moves.order_by("seq").values_list("action", flat=True))
+        state = game.replayed_state(actions[:-1])
+        game.moves.filter(seq=len(actions)).delete()
+        _save(game, state, turn_passed=False)
+    return game
+
+
+def record_move(
+    game: Game,
+    seat: int,
+    action: dict,
+    new_state: rules.State,
+    *,
+    by_bot: bool = False,
+    timeout: bool = False,
+) -> None:
+    """Store the move and the new cached state, or raise Conflict if someone got there first."""
+    turn_passed = rules.acting_seat(new_state) != game.acting_seat
+    try:
+        with transaction.atomic():
+            Move.objects.create(
+                game=game,
+                seq=new_state.step,
+                seat=seat,
+                action=action,
+                log=rules.log_tokens(new_state),
+                by_bot=by_bot,
+                timeout=timeout,
+            )
+            _save(game, new_state, turn_passed=turn_passed)
+    except IntegrityError:
+        raise Conflict(STALE) from None
+
+
+def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
+    old_version = game.version
+    game.store_state(state)
+    if turn_passed:
+        game.start_turn_clock()
+    updated = Game.objects.filter(pk=game.pk, version=old_version).update(
+        version=F("version") + 1,
+        state=game.state,
+        acting_seat=game.acting_seat,
+        status=game.status,
+        turn_started_at=game.turn_started_at,
+        deadline=game.deadline,
+    )
+    if updated != 1:
+        raise Conflict(STALE)
+    game.version = old_version + 1
+
+
+def queue_bots(game: Game) -> None:
+    """After commit, let a worker play the bots' turns (eagerly in tests)."""
+    if game.is_active and game.seats.filter(number=game.acting_seat).exclude(bot="").exists():
+        from games.tasks import play_bots
+
+        transaction.on_commit(lambda: play_bots.delay(game.pk))
+
+
+def run_bots(game_id: int, max_steps: int = 2000) -> int:
+    """Play every step that belongs to a bot seat; returns how many were played."""
+    played = 0
+    while played < max_steps:
+        with transaction.atomic():
+            game = Game.objects.select_for_update().get(pk=game_id)
+            if not game.is_active:
+                return played
+            seat = game.seats.filter(number=game.acting_seat).exclude(bot="").first()
+            if seat is None:
+                return played
+            state = game.load_state()
+            rng = random.Random(f"{game.seed}/bot/{state.step}")
+            action = BOTS.get(seat.bot, bots.greedy)(state, rng)
+            record_move(game, seat.number, action, rules.apply_action(state, action), by_bot=True)
+        played += 1
+    log.warning("bots of game %s stopped after %s steps", game_id, max_steps)
+    return played

@@ -1,0 +1,11 @@
+"""URL routes of the games app."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+]

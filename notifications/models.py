@@ -1,0 +1,1 @@
+"""Models for notification preferences and delivery records. None yet."""

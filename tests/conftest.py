@@ -1,0 +1,1 @@
+"""Shared pytest fixtures for the whole suite. pytest-django provides ``client`` and ``db``."""
