@@ -21,7 +21,7 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
-# Hook: create or refresh the demo account here once it exists.
+	$(BIN)/python manage.py demo
 	$(BIN)/python scripts/run_dev.py
 
 test: setup ## Run the whole test suite

@@ -117,9 +117,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 ACCOUNT_LOGIN_METHODS = {"email"}
+# The display name comes from our own form (accounts/forms.py); no username is asked for.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# The adapter saves the display name and derives the internal username from it.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# allauth's pages, messages and emails name the player by display name, never by email.
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+# Confirming the address in the browser that signed up also signs the player in.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
+# A sign-up with a known address gets the usual answer; the address's owner gets an email.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Firenze] "
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 
 # --- Internationalisation -------------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 
 from games import rules
-from games.errors import Conflict, IllegalMove, NotInGame
+from games.errors import Conflict, IllegalMove, NotInGame  # noqa: F401 (re-exported)
 from games.models import Game, Move
 from games.rules import bots
 

@@ -8,4 +8,19 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("games/", views.lobby_list, name="lobby"),
+    path("games/mine/", views.my_games, name="mine"),
+    path("games/new/", views.create, name="create"),
+    path("games/invite/<str:token>/", views.invite_link, name="invite_link"),
+    path("games/<int:pk>/", views.detail, name="detail"),
+    path("games/<int:pk>/join/", views.join, name="join"),
+    path("games/<int:pk>/leave/", views.leave, name="leave"),
+    path("games/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("games/<int:pk>/bot/", views.add_bot, name="add_bot"),
+    path("games/<int:pk>/seats/<int:seat_id>/remove/", views.remove_seat, name="remove_seat"),
+    path("games/<int:pk>/invite/", views.invite, name="invite"),
+    path("games/<int:pk>/start/", views.start, name="start"),
+    path("games/<int:pk>/move/", views.move, name="move"),
+    path("games/<int:pk>/undo/", views.undo, name="undo"),
+    path("games/<int:pk>/version/", views.version, name="version"),
 ]

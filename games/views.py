@@ -1,14 +1,38 @@
-"""Views for the public pages of the site."""
+"""Views of the lobby and the game page: thin, with access helpers that 404 or 403.
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+The game page follows django-htmx's pattern: one view per page that renders a named partial
+for htmx requests, and Post/Redirect/Get for plain form posts.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
+
+from games import lobby, play
+from games.errors import GameError
+from games.forms import CreateGameForm, InviteForm
+from games.models import Game, Move, Seat
+from games.presenters import game_context
+from games.rules import format_line
+
+LOG_MOVES = 40
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what Firenze is and where to start."""
+    if request.user.is_authenticated:
+        return redirect("games:mine")
     return render(request, "home.html")
 
 
@@ -17,3 +41,291 @@ def home(request: HttpRequest) -> HttpResponse:
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness probe for load balancers: answers without touching the database."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+# --- access helpers -------------------------------------------------------------------------
+
+
+def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
+    """The game if this user may look at it: public games, or ones they sit in or are invited to."""
+    game = get_object_or_404(Game, pk=pk)
+    if game.is_public or _may_see_private(request, game):
+        return game
+    raise Http404("No such game.")
+
+
+def _may_see_private(request: HttpRequest, game: Game) -> bool:
+    user = request.user
+    if request.GET.get("token") == game.invite_token:
+        return True
+    if not user.is_authenticated:
+        return False
+    return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+
+
+def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
+    """A refused request: htmx gets the fresh page parts with the message, others a status."""
+    if request.htmx:
+        return _render_game(request, game, error=error.message, partial="updates")
+    response = _render_game(request, game, error=error.message)
+    response.status_code = error.status
+    return response
+
+
+def game_url(game: Game) -> str:
+    return reverse("games:detail", args=[game.pk])
+
+
+# --- lobby ----------------------------------------------------------------------------------
+
+
+@require_GET
+def lobby_list(request: HttpRequest) -> HttpResponse:
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+        .select_related("creator")
+        .prefetch_related("seats__user")
+        .order_by("-created")[:50]
+    )
+    return render(request, "games/lobby.html", {"games": games})
+
+
+@login_required
+@require_GET
+def my_games(request: HttpRequest) -> HttpResponse:
+    seats = (
+        Seat.objects.filter(user=request.user)
+        .exclude(game__status=Game.Status.CANCELLED)
+        .select_related("game")
+        .order_by("-game__updated")
+    )
+    my_turn, waiting, forming, finished = [], [], [], []
+    for seat in seats:
+        game = seat.game
+        if game.is_finished:
+            finished.append(game)
+        elif game.is_open:
+            forming.append(game)
+        elif game.acting_seat == seat.number:
+            my_turn.append(game)
+        else:
+            waiting.append(game)
+    invitations = request.user.invitations.filter(game__status=Game.Status.OPEN).select_related(
+        "game", "invited_by"
+    )
+    return render(
+        request,
+        "games/mine.html",
+        {
+            "my_turn": my_turn,
+            "waiting": waiting,
+            "forming": forming,
+            "finished": finished,
+            "invitations": invitations,
+        },
+    )
+
+
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = CreateGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = lobby.create_game(
+                request.user,
+                num_players=data["num_players"],
+                options=form.options(),
+                time_limit=timedelta(seconds=int(data["time_limit"])),
+                is_public=data["is_public"],
+            )
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(game_url(game))
+    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    try:
+        run(game)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        response = redirect(game_url(game))
+        if not request.htmx:
+            response.status_code = 303
+        return response
+    if success:
+        messages.success(request, success)
+    return redirect(game_url(game))
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    token = request.POST.get("token")
+    return _lobby_action(
+        request, pk, lambda g: lobby.join(g, request.user, token=token), "You took a seat."
+    )
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(request, pk, lambda g: lobby.leave(g, request.user), "You left the game.")
+
+
+@login_required
+@require_POST
+def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), "Game cancelled.")
+
+
+@login_required
+@require_POST
+def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user), "")
+
+
+@login_required
+@require_POST
+def remove_seat(request: HttpRequest, pk: int, seat_id: int) -> HttpResponse:
+    return _lobby_action(request, pk, lambda g: lobby.remove_seat(g, request.user, seat_id), "")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, pk: int) -> HttpResponse:
+    return _lobby_action(request, pk, lambda g: lobby.start(g, request.user), "")
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    form = InviteForm(request.POST)
+    name = form.data.get("display_name", "")
+
+    def run(game: Game) -> None:
+        lobby.invite(game, request.user, name)
+
+    return _lobby_action(request, pk, run, f"{name.strip()} is invited.")
+
+
+@require_GET
+def invite_link(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game, invite_token=token)
+    return redirect(f"{game_url(game)}?token={token}")
+
+
+# --- the game page --------------------------------------------------------------------------
+
+
+def _seats(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user").order_by("number", "joined", "pk"))
+
+
+def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
+    if not request.user.is_authenticated:
+        return None
+    return next((s.number for s in seats if s.user_id == request.user.pk), None)
+
+
+def _log(game: Game, names: list[str]) -> list[dict[str, Any]]:
+    moves = Move.objects.filter(game=game).order_by("-seq")[:LOG_MOVES]
+    entries = []
+    for move in moves:
+        for line in move.log:
+            entries.append(
+                {"seq": move.seq, "text": format_line(line, names), "timeout": move.timeout}
+            )
+    return entries
+
+
+def _render_game(
+    request: HttpRequest, game: Game, *, error: str | None = None, partial: str | None = None
+) -> HttpResponse:
+    seats = _seats(game)
+    context: dict[str, Any] = {
+        "game": game,
+        "seats": seats,
+        "error": error,
+        "token": request.GET.get("token", ""),
+    }
+    template = "games/game.html"
+    if game.is_open or game.status == Game.Status.CANCELLED:
+        context["is_creator"] = request.user == game.creator
+        context["my_seat"] = next(
+            (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
+            None,
+        )
+        context["invite_form"] = InviteForm()
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("games:invite_link", args=[game.invite_token])
+        )
+        return render(request, "games/forming.html", context)
+    names = [s.name for s in seats]
+    colours = [s.colour for s in seats]
+    viewer = _viewer_seat(request, seats)
+    context.update(game_context(game.load_state(), viewer, names, colours, _log(game, names)))
+    if partial:
+        template = f"games/game.html#{partial}"
+    return render(request, template, context)
+
+
+@require_GET
+def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    partial = "game" if request.htmx and not request.htmx.boosted else None
+    return _render_game(request, game, partial=partial)
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isdigit() else None
+
+
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    try:
+        action = json.loads(request.POST.get("action", ""))
+    except ValueError:
+        action = None
+    try:
+        if action is None:
+            raise play.IllegalMove("The move could not be read; reload the page and try again.")
+        game = play.submit_move(game.pk, request.user, action, _posted_version(request))
+    except GameError as exc:
+        return _refuse(request, Game.objects.get(pk=game.pk), exc)
+    if request.htmx:
+        return _render_game(request, game, partial="updates")
+    return redirect(game_url(game))
+
+
+@require_POST
+def undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game = _get_game_for_user(request, pk)
+    try:
+        game = play.undo_move(game.pk, request.user, _posted_version(request))
+    except GameError as exc:
+        return _refuse(request, Game.objects.get(pk=game.pk), exc)
+    if request.htmx:
+        return _render_game(request, game, partial="updates")
+    return redirect(game_url(game))
+
+
+@never_cache
+@require_GET
+def version(request: HttpRequest, pk: int) -> HttpResponse:
+    """The cheap poll: one indexed query, no state loaded, no session touched."""
+    current = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    if current is None:
+        raise Http404("No such game.")
+    seen = request.GET.get("v")
+    if seen is not None and seen == str(current):
+        return HttpResponse(status=204)
+    response = JsonResponse({"version": current})
+    if seen is not None:
+        response["HX-Trigger"] = "game-changed"
+    return response

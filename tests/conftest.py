@@ -1,1 +1,31 @@
-"""Shared pytest fixtures for the whole suite. pytest-django provides ``client`` and ``db``."""
+"""Shared pytest fixtures: the fixed cast of players every web test uses.
+
+pytest-django provides ``client`` and ``db``; the cast (Anna, Ben, Carla, Dario) matches the
+names in the rules tests, so a log line reads the same everywhere.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def anna(db):
+    return UserFactory(username="anna")
+
+
+@pytest.fixture
+def ben(db):
+    return UserFactory(username="ben")
+
+
+@pytest.fixture
+def carla(db):
+    return UserFactory(username="carla")
+
+
+@pytest.fixture
+def dario(db):
+    return UserFactory(username="dario")

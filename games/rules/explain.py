@@ -17,6 +17,7 @@ from .data import (
 )
 from .fulfil import balcony_at, campanile_blocks
 from .players import build_discount
+from .words import plural
 
 ACTION_TYPES = (
     "choose_card",
@@ -99,6 +100,8 @@ def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> 
         return "The game is over; no more moves can be made."
     pending = s["pending"]
     same = [a for a in legal if a["type"] == kind]
+    if kind == "play_card":
+        return _why_play(s, action)
     if pending is not None and not same:
         return f"First {PENDING_PROMPTS[pending['kind']]}."
     home = HOME_PHASE.get(kind)
@@ -131,6 +134,10 @@ def _detail(s: dict[str, Any], action: dict[str, Any], same: list[dict[str, Any]
         return _why_build(s, action)
     if kind == "fulfil" and s["phase"] == "fulfil" and s["pending"] is None:
         return _why_fulfil(s, action)
+    if kind == "pick_tower" and s["pending"] and s["pending"]["kind"] == "saboteur":
+        if action.get("seat") == s["seat"]:
+            return "The Saboteur takes a brick from another player's tower, not from your own."
+        return "That player has no such tower."
     if kind == "discard_card" and same:
         return f"You cannot discard {action.get('card')!r} now."
     if kind == "end_turn" and s["phase"] in ("fulfil", "limits"):
@@ -150,7 +157,7 @@ def _why_card(s: dict[str, Any], action: dict[str, Any]) -> str:
     if slot is None or not 0 <= slot < len(s["row"]):
         return f"There is no card in that position; the row has {len(s['row'])} cards (0 is left)."
     have = sum(s["players"][s["seat"]]["store"])
-    return f"You need {slot} bricks to take this card; you have {have}."
+    return f"You need {plural(slot, 'brick')} to take this card; you have {have}."
 
 
 def _why_brick(s: dict[str, Any], action: dict[str, Any]) -> str:
@@ -175,7 +182,8 @@ def _why_play(s: dict[str, Any], action: dict[str, Any]) -> str:
     if card not in player["hand"]:
         return f"You have no {card} in your hand."
     if card in s["turn"]["played"]:
-        return f"You have already played a {card} this turn."
+        article = "an" if card[0] in "AEIOU" else "a"
+        return f"You have already played {article} {card} this turn."
     if s["pending"] is not None:
         return f"First {PENDING_PROMPTS[s['pending']['kind']]}."
     phases = PERSONNEL_PHASES[card]

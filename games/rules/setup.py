@@ -49,9 +49,9 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
 
 def new_game(num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
     """Set up a game; the same arguments always give the same game."""
-    if isinstance(num_players, bool) or num_players not in SEALS_PER_PLAYER:
+    if type(num_players) is not int or num_players not in SEALS_PER_PLAYER:
         raise ValueError("Firenze is played by 2 to 4 players.")
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if type(seed) is not int:
         raise ValueError("The seed must be a whole number.")
     opts = normalize_options(options)
     rng = random.Random(f"{seed}/setup")

@@ -1,0 +1,31 @@
+"""The allauth adapter: players are known by their display name, never by their email."""
+
+from __future__ import annotations
+
+from allauth.account import app_settings
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.utils import user_username
+
+
+def user_display(user) -> str:
+    """How allauth names a user in its pages, messages and emails (ACCOUNT_USER_DISPLAY)."""
+    return user.public_name
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def save_user(self, request, user, form, commit=True):
+        display_name = form.cleaned_data.get("display_name")
+        if display_name:
+            user.display_name = display_name
+        return super().save_user(request, user, form, commit=commit)
+
+    def populate_username(self, request, user) -> None:
+        """Players sign in by email, so the username is internal only.
+
+        allauth would build it from the email address; build it from the display name
+        instead, so that nothing derived from the address is stored where it could leak.
+        """
+        if app_settings.USER_MODEL_USERNAME_FIELD and not user_username(user):
+            user_username(
+                user, self.generate_unique_username([getattr(user, "display_name", ""), "player"])
+            )

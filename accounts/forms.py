@@ -1,0 +1,115 @@
+"""Forms for the player account: the display name, chosen at sign-up and changed later.
+
+The display name is what other players see (the email address never is), so it is
+validated the same way everywhere: 3-24 characters, letters, digits, spaces and ``_-.``,
+trimmed, and unique regardless of case.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from allauth.account.forms import SignupForm as AllauthSignupForm
+from django import forms
+from django.contrib.auth import get_user_model
+
+DISPLAY_NAME_MIN_LENGTH = 3
+DISPLAY_NAME_MAX_LENGTH = 24  # the length of User.display_name
+
+DISPLAY_NAME_TAKEN = "That display name is taken."
+DISPLAY_NAME_TOO_SHORT = f"A display name needs at least {DISPLAY_NAME_MIN_LENGTH} characters."
+DISPLAY_NAME_TOO_LONG = f"A display name can have at most {DISPLAY_NAME_MAX_LENGTH} characters."
+DISPLAY_NAME_HELP = (
+    f"What other players see. {DISPLAY_NAME_MIN_LENGTH}-{DISPLAY_NAME_MAX_LENGTH} characters: "
+    "letters, digits, spaces and _ - ."
+)
+
+# \w is Unicode-aware: letters and digits of any script, plus the underscore.
+_ALLOWED_CHARACTERS = re.compile(r"[\w .-]+")
+
+
+def normalize_display_name(value: str) -> str:
+    """Trim, fold look-alike Unicode forms (NFKC) and collapse runs of spaces."""
+    value = unicodedata.normalize("NFKC", value or "").strip()
+    return re.sub(r" {2,}", " ", value)
+
+
+def validate_display_name_characters(value: str) -> None:
+    if not _ALLOWED_CHARACTERS.fullmatch(value):
+        raise forms.ValidationError(
+            "Use only letters, digits, spaces and the characters _ - .", code="invalid"
+        )
+    if not any(character.isalnum() for character in value):
+        raise forms.ValidationError(
+            "A display name needs at least one letter or digit.", code="invalid"
+        )
+
+
+def display_name_taken(name: str, *, exclude_user=None) -> bool:
+    """Whether another account already uses this name, ignoring case."""
+    others = get_user_model().objects.filter(display_name__iexact=name)
+    if exclude_user is not None and exclude_user.pk is not None:
+        others = others.exclude(pk=exclude_user.pk)
+    return others.exists()
+
+
+class DisplayNameField(forms.CharField):
+    default_error_messages = {
+        "required": "Choose a display name.",
+    }
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("label", "Display name")
+        kwargs.setdefault("help_text", DISPLAY_NAME_HELP)
+        super().__init__(
+            min_length=DISPLAY_NAME_MIN_LENGTH,
+            max_length=DISPLAY_NAME_MAX_LENGTH,
+            strip=True,
+            validators=[validate_display_name_characters],
+            error_messages={
+                "min_length": DISPLAY_NAME_TOO_SHORT,
+                "max_length": DISPLAY_NAME_TOO_LONG,
+            },
+            **kwargs,
+        )
+        self.widget.attrs.update(
+            {"autocomplete": "nickname", "placeholder": "Display name", "spellcheck": "false"}
+        )
+
+    def to_python(self, value):
+        return normalize_display_name(super().to_python(value))
+
+
+class DisplayNameMixin:
+    """Adds the case-insensitive uniqueness check; ``display_name_owner`` may keep theirs."""
+
+    display_name_owner = None
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        if display_name_taken(name, exclude_user=self.display_name_owner):
+            raise forms.ValidationError(DISPLAY_NAME_TAKEN, code="taken")
+        return name
+
+
+class SignupForm(DisplayNameMixin, AllauthSignupForm):
+    """allauth's sign-up form (email, password twice) plus the display name.
+
+    The adapter (accounts/adapter.py) copies the name onto the new user before it is first
+    saved, so the username allauth needs internally is derived from it, not from the email.
+    """
+
+    display_name = DisplayNameField()
+    field_order = ["email", "display_name", "password1", "password2"]
+
+
+class DisplayNameForm(DisplayNameMixin, forms.Form):
+    """Changes the display name on the account page."""
+
+    display_name = DisplayNameField()
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        self.display_name_owner = user
+        kwargs.setdefault("initial", {"display_name": user.display_name})
+        super().__init__(*args, **kwargs)
