@@ -24,11 +24,16 @@ run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C 
 	$(BIN)/python manage.py demo
 	$(BIN)/python scripts/run_dev.py
 
-test: setup ## Run the whole test suite
-	$(BIN)/pytest tests
+test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
+	$(BIN)/pytest tests -m "not postgres"
+	scripts/postgres.sh start
+	DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/pytest tests -m postgres; \
+		status=$$?; scripts/postgres.sh stop; exit $$status
 
-bench: setup ## Run the rules-engine benchmark
-	$(BIN)/python bench/run.py
+bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite and PostgreSQL)
+	scripts/postgres.sh start
+	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
+		status=$$?; scripts/postgres.sh stop; exit $$status
 
 lint: setup ## Check code style without changing files
 	$(BIN)/ruff check .

@@ -103,6 +103,18 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Cache ----------------------------------------------------------------------------------
+# Rendered board fragments are cached per game version (they are the same for every viewer).
+# One process: local memory; several servers: set CACHE_URL=redis://... to share it.
+_cache_url = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url.startswith(("redis://", "rediss://"))
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "firenze"}
+    )
+}
+
 # --- Authentication (django-allauth 65) -----------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"

@@ -27,9 +27,12 @@ STALE = "The game has moved on since you loaded it; the board now shows the curr
 
 
 def _seat_number(game: Game, user: Any) -> int:
+    """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
-    number = game.seats.filter(user=user).values_list("number", flat=True).first()
+    seats = list(game.seats.values_list("number", "user_id", "bot"))
+    game.bot_seats = {number for number, _, bot in seats if bot}
+    number = next((n for n, user_id, _ in seats if user_id == user.pk), None)
     if number is None:
         raise NotInGame("You are not playing in this game.")
     return number
@@ -89,20 +92,20 @@ def record_move(
 ) -> None:
     """Store the move and the new cached state, or raise Conflict if someone got there first."""
     turn_passed = rules.acting_seat(new_state) != game.acting_seat
+    # Called inside the caller's transaction: a clash rolls all of it back.
     try:
-        with transaction.atomic():
-            Move.objects.create(
-                game=game,
-                seq=new_state.step,
-                seat=seat,
-                action=action,
-                log=rules.log_tokens(new_state),
-                by_bot=by_bot,
-                timeout=timeout,
-            )
-            _save(game, new_state, turn_passed=turn_passed)
+        Move.objects.create(
+            game=game,
+            seq=new_state.step,
+            seat=seat,
+            action=action,
+            log=rules.log_tokens(new_state),
+            by_bot=by_bot,
+            timeout=timeout,
+        )
     except IntegrityError:
         raise Conflict(STALE) from None
+    _save(game, new_state, turn_passed=turn_passed)
 
 
 def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
@@ -125,7 +128,10 @@ def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
 
 def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
-    if game.is_active and game.seats.filter(number=game.acting_seat).exclude(bot="").exists():
+    bot_seats = getattr(game, "bot_seats", None)
+    if bot_seats is None:
+        bot_seats = set(game.seats.exclude(bot="").values_list("number", flat=True))
+    if game.is_active and game.acting_seat in bot_seats:
         from games.tasks import play_bots
 
         transaction.on_commit(lambda: play_bots.delay(game.pk))

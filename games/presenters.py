@@ -195,6 +195,7 @@ def game_context(
     acting = view["acting_seat"]
     my_turn = viewer is not None and acting == viewer
     legal = rules.legal_actions(state) if my_turn else []
+    totals = rules.scores(state)
     players = []
     for p in view["players"]:
         seat = p["seat"]
@@ -211,7 +212,7 @@ def game_context(
                     {**t, "letter": LETTER[t["color"]], "stack": range(t["height"])}
                     for t in p["towers"]
                 ],
-                "score": rules.scores(state)[seat],
+                "score": totals[seat],
             }
         )
     me = players[viewer] if viewer is not None else None

@@ -46,9 +46,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 # --- access helpers -------------------------------------------------------------------------
 
 
-def _get_game_for_user(request: HttpRequest, pk: int) -> Game:
+def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True) -> Game:
     """The game if this user may look at it: public games, or ones they sit in or are invited to."""
-    game = get_object_or_404(Game, pk=pk)
+    games = Game.objects.all() if with_state else Game.objects.defer("state")
+    game = get_object_or_404(games, pk=pk)
     if game.is_public or _may_see_private(request, game):
         return game
     raise Http404("No such game.")
@@ -232,7 +233,8 @@ def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
 
 
 def _log(game: Game, names: list[str]) -> list[dict[str, Any]]:
-    moves = Move.objects.filter(game=game).order_by("-seq")[:LOG_MOVES]
+    moves = Move.objects.filter(game=game).only("seq", "log", "timeout").order_by("-seq")
+    moves = moves[:LOG_MOVES]
     entries = []
     for move in moves:
         for line in move.log:
@@ -287,7 +289,7 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk)
+    game = _get_game_for_user(request, pk, with_state=False)
     try:
         action = json.loads(request.POST.get("action", ""))
     except ValueError:
@@ -305,7 +307,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk)
+    game = _get_game_for_user(request, pk, with_state=False)
     try:
         game = play.undo_move(game.pk, request.user, _posted_version(request))
     except GameError as exc:
