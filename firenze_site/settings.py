@@ -205,7 +205,52 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Turn deadlines and reminders (games/clock.py): a sweep every two minutes.
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": float(os.environ.get("FIRENZE_SWEEP_SECONDS", "120")),
+    },
+}
+
+# --- Games clock ----------------------------------------------------------------------------
+# Reminders at these shares of a turn's time limit (halfway and with 10% left), and the number
+# of timeouts in a row after which the bot keeps a player's seat.
+FIRENZE_REMINDER_SHARES = [0.5, 0.9]
+FIRENZE_TIMEOUTS_FOR_AUTOPILOT = 3
+FIRENZE_MAX_ABSENCE_DAYS_PER_YEAR = 30
+
+# --- Notifications (play by email: notifications/) ------------------------------------------
+# Emails are rows of an outbox written with the game change and sent by Celery after commit;
+# send_pending picks up anything left behind (broker down, worker lost), the digest goes daily.
+from celery.schedules import crontab  # noqa: E402
+
+# Links in emails are absolute: the address players reach the site at, without a trailing /.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# How long the sign-in link in a turn email works (seconds); it works once.
+NOTIFICATIONS_LOGIN_LINK_MAX_AGE = int(
+    os.environ.get("NOTIFICATIONS_LOGIN_LINK_MAX_AGE", str(3 * 24 * 3600))
+)
+# Tries per email before it is marked failed; SMTP errors are retried with exponential backoff.
+NOTIFICATIONS_MAX_ATTEMPTS = int(os.environ.get("NOTIFICATIONS_MAX_ATTEMPTS", "5"))
+# The hour (in TIME_ZONE) the daily digest of turns goes out.
+NOTIFICATIONS_DIGEST_HOUR = int(os.environ.get("NOTIFICATIONS_DIGEST_HOUR", "7"))
+# send_pending runs this often, and sends immediate rows still pending this long after they
+# were written (their task was lost). The integration tests shorten both to a few seconds.
+NOTIFICATIONS_SEND_PENDING_SECONDS = float(
+    os.environ.get("NOTIFICATIONS_SEND_PENDING_SECONDS", "60")
+)
+NOTIFICATIONS_PENDING_AFTER_SECONDS = float(
+    os.environ.get("NOTIFICATIONS_PENDING_AFTER_SECONDS", "60")
+)
+CELERY_BEAT_SCHEDULE["notifications-send-pending"] = {
+    "task": "notifications.tasks.send_pending",
+    "schedule": NOTIFICATIONS_SEND_PENDING_SECONDS,
+}
+CELERY_BEAT_SCHEDULE["notifications-daily-digest"] = {
+    "task": "notifications.tasks.send_daily_digests",
+    "schedule": crontab(hour=NOTIFICATIONS_DIGEST_HOUR, minute=0),
+}
 
 # --- Security (applies when DEBUG is off, i.e. in production) -------------------------------
 

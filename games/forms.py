@@ -52,3 +52,12 @@ class CreateGameForm(forms.Form):
 
 class InviteForm(forms.Form):
     display_name = forms.CharField(label="Invite a player by display name", max_length=40)
+
+
+class AbsenceForm(forms.Form):
+    first_day = forms.DateField(
+        label="First day away", widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(
+        label="Last day away", widget=forms.DateInput(attrs={"type": "date"})
+    )

@@ -12,8 +12,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from games import rules
+from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotAllowed
 from games.models import SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
@@ -130,9 +131,11 @@ def invite(game: Game, by: Any, display_name: str) -> Invitation:
             raise IllegalMove(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
             raise Conflict(f"{user.public_name} already has a seat in this game.")
-        invitation, _ = Invitation.objects.get_or_create(
+        invitation, created = Invitation.objects.get_or_create(
             game=game, user=user, defaults={"invited_by": by}
         )
+        if created:
+            announce.invited(game, user, by)
     return invitation
 
 
@@ -157,5 +160,21 @@ def start(game: Game, by: Any) -> Game:
         game.start_turn_clock()
         game.save()
         game.invitations.all().delete()
+        announce.game_started(game)
+        announce.turn_passed(game, 0)
     queue_bots(game)
     return game
+
+
+def reclaim_seat(game: Game, user: Any) -> None:
+    """The player takes their seat back from the bot (autopilot after repeated timeouts)."""
+    from games.clock import schedule_turn
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        updated = game.seats.filter(user=user, autopilot=True).update(
+            autopilot=False, timeouts_in_row=0
+        )
+        if updated and game.is_active:
+            schedule_turn(game, game.turn_started_at or timezone.now())
+            game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])

@@ -60,6 +60,7 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -69,6 +70,10 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.pk}"
+
+    @property
+    def time_limit_label(self) -> str:
+        return dict(TIME_LIMITS).get(self.time_limit, str(self.time_limit))
 
     # --- engine state -----------------------------------------------------------------------
 
@@ -83,7 +88,7 @@ class Game(models.Model):
         self.acting_seat = rules.acting_seat(state)
         if rules.is_over(state):
             self.status = self.Status.FINISHED
-            self.deadline = None
+            self.deadline = self.next_reminder_at = None
 
     def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> rules.State:
         """The state rebuilt from seed, options and the move log alone."""
@@ -109,9 +114,10 @@ class Game(models.Model):
         return self.status == self.Status.FINISHED
 
     def start_turn_clock(self) -> None:
-        now = timezone.now()
-        self.turn_started_at = now
-        self.deadline = now + self.time_limit if self.is_active else None
+        """A new turn: its deadline and first reminder, pushed back by the player's absences."""
+        from games.clock import schedule_turn
+
+        schedule_turn(self, timezone.now())
 
 
 class Seat(models.Model):
@@ -127,6 +133,10 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     colour = models.CharField(max_length=10, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(
+        default=False, help_text="The bot keeps this player's seat after repeated timeouts."
+    )
 
     class Meta:
         ordering = ["number", "joined", "pk"]
@@ -147,10 +157,20 @@ class Seat(models.Model):
         return bool(self.bot)
 
     @property
+    def bot_plays(self) -> bool:
+        """A bot seat, or a player's seat the bot has taken over."""
+        return bool(self.bot) or self.autopilot
+
+    @property
     def name(self) -> str:
         if self.is_bot:
-            return f"Bot {self.bot.capitalize()} {(self.number or 0) + 1}"
+            suffix = "" if self.number is None else f" {self.number + 1}"
+            return f"Bot {self.bot.capitalize()}{suffix}"
         return self.user.public_name if self.user else "Open seat"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (bot playing)" if self.autopilot else self.name
 
 
 class Invitation(models.Model):
@@ -185,3 +205,21 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} move {self.seq}"
+
+
+class Absence(models.Model):
+    """A player's vacation: deadlines of their turns do not run while they are away."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
+    )
+    starts = models.DateTimeField()
+    ends = models.DateTimeField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts"]
+        indexes = [models.Index(fields=["user", "ends"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.starts:%Y-%m-%d} to {self.ends:%Y-%m-%d}"

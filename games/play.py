@@ -13,9 +13,10 @@ import random
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
+from django.utils import timezone
 
-from games import rules
+from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotInGame  # noqa: F401 (re-exported)
 from games.models import Game, Move
 from games.rules import bots
@@ -30,12 +31,13 @@ def _seat_number(game: Game, user: Any) -> int:
     """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
-    seats = list(game.seats.values_list("number", "user_id", "bot"))
-    game.bot_seats = {number for number, _, bot in seats if bot}
-    number = next((n for n, user_id, _ in seats if user_id == user.pk), None)
-    if number is None:
+    seats = list(game.seats.values_list("number", "user_id", "bot", "autopilot", "timeouts_in_row"))
+    game.bot_seats = {row[0] for row in seats if row[2] or row[3]}
+    mine = next((row for row in seats if row[1] == user.pk), None)
+    if mine is None:
         raise NotInGame("You are not playing in this game.")
-    return number
+    game.my_timeouts = mine[4]
+    return mine[0]
 
 
 def _check_can_act(game: Game, seat: int, version: int | None) -> None:
@@ -62,6 +64,8 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
             raise IllegalMove(str(exc)) from None
         canonical = next(a for a in rules.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state)
+        if game.my_timeouts:  # moving in time ends a run of timeouts
+            game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
     return game
 
@@ -106,6 +110,10 @@ def record_move(
     except IntegrityError:
         raise Conflict(STALE) from None
     _save(game, new_state, turn_passed=turn_passed)
+    if rules.is_over(new_state):
+        announce.game_over(game)
+    elif turn_passed:
+        announce.turn_passed(game, new_state.step)
 
 
 def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
@@ -120,6 +128,8 @@ def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
         status=game.status,
         turn_started_at=game.turn_started_at,
         deadline=game.deadline,
+        updated=timezone.now(),  # update() skips auto_now; My games sorts and shows by it
+        next_reminder_at=game.next_reminder_at,
     )
     if updated != 1:
         raise Conflict(STALE)
@@ -130,11 +140,23 @@ def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
     bot_seats = getattr(game, "bot_seats", None)
     if bot_seats is None:
-        bot_seats = set(game.seats.exclude(bot="").values_list("number", flat=True))
+        bot_seats = set(
+            game.seats.filter(Q(autopilot=True) | ~Q(bot="")).values_list("number", flat=True)
+        )
     if game.is_active and game.acting_seat in bot_seats:
-        from games.tasks import play_bots
+        transaction.on_commit(lambda: _queue_play_bots(game.pk))
 
-        transaction.on_commit(lambda: play_bots.delay(game.pk))
+
+def _queue_play_bots(game_id: int) -> None:
+    """Publish play_bots; a broker that is down must not turn the committed move into a 500."""
+    from kombu.exceptions import OperationalError
+
+    from games.tasks import play_bots
+
+    try:
+        play_bots.delay(game_id)
+    except OperationalError:
+        log.warning("bots of game %s not queued: the broker is unreachable", game_id, exc_info=True)
 
 
 def run_bots(game_id: int, max_steps: int = 2000) -> int:
@@ -145,12 +167,12 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             game = Game.objects.select_for_update().get(pk=game_id)
             if not game.is_active:
                 return played
-            seat = game.seats.filter(number=game.acting_seat).exclude(bot="").first()
-            if seat is None:
+            seat = game.seats.filter(number=game.acting_seat).first()
+            if seat is None or not seat.bot_plays:
                 return played
             state = game.load_state()
             rng = random.Random(f"{game.seed}/bot/{state.step}")
-            action = BOTS.get(seat.bot, bots.greedy)(state, rng)
+            action = BOTS.get(seat.bot or "greedy", bots.greedy)(state, rng)
             record_move(game, seat.number, action, rules.apply_action(state, action), by_bot=True)
         played += 1
     log.warning("bots of game %s stopped after %s steps", game_id, max_steps)

@@ -54,6 +54,7 @@ class Choice:
     label: str
     action: dict[str, Any]
     color: str = ""
+    detail: str = ""  # shown apart from the label, e.g. a card's price
 
     @property
     def payload(self) -> str:
@@ -64,6 +65,25 @@ class Choice:
 class ChoiceGroup:
     title: str
     choices: list[Choice] = field(default_factory=list)
+
+
+def seal_marks(names: list[str]) -> list[str]:
+    """What each seat's seals show: the initial, or more where two players share one.
+
+    Seals are told apart by these letters as well as by colour ("Bot Greedy 2" and "Bot Greedy
+    3" become B2 and B3, Anna and Alex An and Al).
+    """
+    initials = [(name.strip()[:1] or "?").upper() for name in names]
+    marks = list(initials)
+    for i, name in enumerate(names):
+        if initials.count(initials[i]) == 1:
+            continue
+        words = name.split()
+        if len(words) > 1:
+            marks[i] = (words[0][:1] + words[-1][:1]).upper()
+        else:
+            marks[i] = name[:1].upper() + name[1:2].lower()
+    return [f"{initials[i]}{i + 1}" if marks.count(m) > 1 else m for i, m in enumerate(marks)]
 
 
 def bricks_list(bricks: dict[str, int]) -> list[dict[str, Any]]:
@@ -82,9 +102,7 @@ def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tup
     pending = (view["pending"] or {}).get("kind")
     if kind == "choose_card":
         card = view["row"][action["slot"]]
-        cost = card["cost"]
-        price = "free" if cost == 0 else f"costs {cost}"
-        return "Choose a card", f"Take {card['card']} ({price})"
+        return "Choose a card", f"Take {card['card']}"
     if kind == "pay_brick":
         where = {
             "card_cost": "onto the next card",
@@ -138,6 +156,30 @@ def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tup
     return "Other", kind
 
 
+def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
+    """The colour a button is about: a brick's, or that of the tower it builds on or picks."""
+    if "color" in action:
+        return action["color"]
+    if "tower" in action:
+        seat = action.get("seat", view["acting_seat"])
+        return view["players"][seat]["towers"][action["tower"]]["color"]
+    return ""
+
+
+ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
+
+
+def detail(view: dict[str, Any], action: dict[str, Any]) -> str:
+    """A second line for a button: what taking a row card costs ("free", "2 bricks"), or which
+    row card an exchange means (two copies of a card can lie in the row)."""
+    if action["type"] == "choose_card":
+        cost = view["row"][action["slot"]]["cost"]
+        return "free" if cost == 0 else f"{cost} brick{'s' if cost > 1 else ''}"
+    if action["type"] in ("exchange", "pick_slot"):
+        return f"{ORDINALS[action['slot']]} card"
+    return ""
+
+
 def action_groups(
     view: dict[str, Any], legal: list[dict[str, Any]], names: list[str]
 ) -> list[ChoiceGroup]:
@@ -145,7 +187,7 @@ def action_groups(
     for action in legal:
         group, text = label(view, action, names)
         groups.setdefault(group, ChoiceGroup(group)).choices.append(
-            Choice(text, action, action.get("color", ""))
+            Choice(text, action, brick_color(view, action), detail(view, action))
         )
     finish = groups.pop("Finish", None)
     ordered = list(groups.values())
@@ -165,13 +207,21 @@ def prompt(view: dict[str, Any]) -> str:
 
 def board_towers(view: dict[str, Any], names: list[str], colours: list[str]) -> list[dict]:
     """The six commission towers, top level first, with seals, balconies and openness."""
+    marks = seal_marks(names)
+    following = view["board"]["balcony_next"]
     towers = {c: [] for c in COLORS}
     for square in view["board"]["commissions"]:
         seal = square["seal"]
         owner = None
         if isinstance(seal, int):
-            owner = {"name": names[seal], "colour": colours[seal], "initial": names[seal][:1]}
-        towers[square["color"]].append({**square, "owner": owner})
+            owner = {"name": names[seal], "colour": colours[seal], "initial": marks[seal]}
+        towers[square["color"]].append(
+            {
+                **square,
+                "owner": owner,
+                "next": bool(square["balcony"]) and square["balcony"] == following,
+            }
+        )
     return [
         {
             "color": c,
@@ -196,6 +246,7 @@ def game_context(
     my_turn = viewer is not None and acting == viewer
     legal = rules.legal_actions(state) if my_turn else []
     totals = rules.scores(state)
+    marks = seal_marks(names)
     players = []
     for p in view["players"]:
         seat = p["seat"]
@@ -204,12 +255,18 @@ def game_context(
                 **p,
                 "name": names[seat],
                 "colour": colours[seat],
-                "initial": names[seat][:1],
+                "initial": marks[seat],
+                "seal_pips": range(p["seals_left"]),
                 "is_me": seat == viewer,
                 "is_acting": seat == acting,
                 "store_bricks": bricks_list(p["store"]),
                 "towers": [
-                    {**t, "letter": LETTER[t["color"]], "stack": range(t["height"])}
+                    {
+                        **t,
+                        "letter": LETTER[t["color"]],
+                        # one entry per brick, bottom first: True for those added this turn
+                        "stack": [i >= t["height"] - t["added"] for i in range(t["height"])],
+                    }
                     for t in p["towers"]
                 ],
                 "score": totals[seat],
@@ -220,6 +277,7 @@ def game_context(
         [{"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c]} for c in me["hand"]] if me else []
     )
     final = view["final"]
+    towers = board_towers(view, names, colours)
     return {
         "view": view,
         "my_turn": my_turn,
@@ -231,9 +289,18 @@ def game_context(
         "players": players,
         "me": me,
         "hand": hand,
-        "towers": board_towers(view, names, colours),
+        "towers": towers,
+        "next_balcony": next(
+            ({**sq, "color": t["color"]} for t in towers for sq in t["levels"] if sq["next"]), None
+        ),
+        "levels": sorted({sq["level"] for t in towers for sq in t["levels"]}, reverse=True),
         "row": [
-            {**r, "text": CARD_TEXT[r["card"]], "brick_list": bricks_list(r["bricks"])}
+            {
+                **r,
+                "text": CARD_TEXT[r["card"]],
+                "brick_list": bricks_list(r["bricks"]),
+                "cost_tokens": range(r["cost"]),
+            }
             for r in view["row"]
         ],
         "event": (

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from games.clock import due_games
 from games.play import run_bots
+from games.timeouts import remind, time_out
 
 
 @shared_task(bind=True, max_retries=5, default_retry_delay=5, acks_late=True)
@@ -14,3 +16,31 @@ def play_bots(self, game_id: int) -> int:
         return run_bots(game_id)
     except Exception as exc:  # database hiccups, lock timeouts: try again shortly
         raise self.retry(exc=exc) from exc
+
+
+@shared_task(bind=True, max_retries=5, default_retry_delay=30, acks_late=True)
+def time_out_game(self, game_id: int) -> bool:
+    """The acting player's deadline passed: the bot plays their turn (if still due)."""
+    try:
+        return time_out(game_id)
+    except Exception as exc:
+        raise self.retry(exc=exc) from exc
+
+
+@shared_task(bind=True, max_retries=5, default_retry_delay=30, acks_late=True)
+def remind_game(self, game_id: int) -> bool:
+    try:
+        return remind(game_id)
+    except Exception as exc:
+        raise self.retry(exc=exc) from exc
+
+
+@shared_task
+def sweep_deadlines() -> dict[str, int]:
+    """Periodic (Celery beat): hand every due game to its own task."""
+    timeouts, reminders = due_games()
+    for game_id in timeouts:
+        time_out_game.delay(game_id)
+    for game_id in reminders:
+        remind_game.delay(game_id)
+    return {"timeouts": len(timeouts), "reminders": len(reminders)}

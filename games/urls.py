@@ -23,4 +23,6 @@ urlpatterns = [
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/undo/", views.undo, name="undo"),
     path("games/<int:pk>/version/", views.version, name="version"),
+    path("games/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
+    path("games/away/", views.away, name="away"),
 ]

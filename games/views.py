@@ -15,12 +15,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from games import away as absence_rules
 from games import lobby, play
-from games.errors import GameError
-from games.forms import CreateGameForm, InviteForm
+from games.errors import GameError, IllegalMove
+from games.forms import AbsenceForm, CreateGameForm, InviteForm
 from games.models import Game, Move, Seat
 from games.presenters import game_context
 from games.rules import format_line
@@ -57,7 +60,8 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
     user = request.user
-    if request.GET.get("token") == game.invite_token:
+    # The invite link's token comes with the page (GET) and with its join form (POST).
+    if (request.GET.get("token") or request.POST.get("token")) == game.invite_token:
         return True
     if not user.is_authenticated:
         return False
@@ -75,6 +79,14 @@ def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
 
 def game_url(game: Game) -> str:
     return reverse("games:detail", args=[game.pk])
+
+
+def _back_to_game(request: HttpRequest, game: Game) -> str:
+    """The game page, keeping a valid invite token: a refused stranger must still see it."""
+    token = request.POST.get("token") or request.GET.get("token")
+    if token and token == game.invite_token:
+        return f"{game_url(game)}?{urlencode({'token': token})}"
+    return game_url(game)
 
 
 # --- lobby ----------------------------------------------------------------------------------
@@ -153,7 +165,7 @@ def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> Http
         run(game)
     except GameError as exc:
         messages.error(request, exc.message)
-        response = redirect(game_url(game))
+        response = redirect(_back_to_game(request, game))
         if not request.htmx:
             response.status_code = 303
         return response
@@ -255,12 +267,12 @@ def _render_game(
         "token": request.GET.get("token", ""),
     }
     template = "games/game.html"
+    context["my_seat"] = next(
+        (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
+        None,
+    )
     if game.is_open or game.status == Game.Status.CANCELLED:
         context["is_creator"] = request.user == game.creator
-        context["my_seat"] = next(
-            (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
-            None,
-        )
         context["invite_form"] = InviteForm()
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:invite_link", args=[game.invite_token])
@@ -283,8 +295,13 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _posted_version(request: HttpRequest) -> int | None:
-    raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    """The version the page was drawn at; absent means "whatever is current" (API clients)."""
+    raw = request.POST.get("version")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit():
+        raise IllegalMove("The move's version could not be read; reload the page and try again.")
+    return int(raw)
 
 
 @require_POST
@@ -296,7 +313,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         action = None
     try:
         if action is None:
-            raise play.IllegalMove("The move could not be read; reload the page and try again.")
+            raise IllegalMove("The move could not be read; reload the page and try again.")
         game = play.submit_move(game.pk, request.user, action, _posted_version(request))
     except GameError as exc:
         return _refuse(request, Game.objects.get(pk=game.pk), exc)
@@ -331,3 +348,44 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     if seen is not None:
         response["HX-Trigger"] = "game-changed"
     return response
+
+
+# --- clock: taking a seat back, absences ----------------------------------------------------
+
+
+@login_required
+@require_POST
+def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take one's seat back from the bot after repeated timeouts."""
+    game = _get_game_for_user(request, pk, with_state=False)
+    lobby.reclaim_seat(game, request.user)
+    messages.success(request, "Your seat is yours again; the bot has stopped playing for you.")
+    return redirect(game_url(game))
+
+
+@login_required
+def away(request: HttpRequest) -> HttpResponse:
+    """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
+    form = AbsenceForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            if "cancel" in request.POST:
+                absence_rules.end_absence(request.user, int(request.POST["cancel"]))
+                messages.success(request, "Absence cancelled.")
+                return redirect("games:away")
+            if form.is_valid():
+                data = form.cleaned_data
+                absence_rules.add_absence(request.user, data["first_day"], data["last_day"])
+                messages.success(request, "Absence saved: your turn clocks pause while away.")
+                return redirect("games:away")
+        except GameError as exc:
+            form.add_error(None, exc.message)
+    year = timezone.localdate().year
+    context = {
+        "form": form,
+        "absences": request.user.absences.filter(ends__gt=timezone.now()),
+        "days_used": absence_rules.days_used(request.user, year),
+        "days_max": absence_rules.max_days(),
+        "year": year,
+    }
+    return render(request, "games/away.html", context, status=400 if form.errors else 200)

@@ -1,1 +1,98 @@
-"""Models for notification preferences and delivery records. None yet."""
+"""The email outbox and single-use sign-in links.
+
+A ``Notification`` is written in the same transaction as the game change that causes it (see
+outbox.notify), then sent by a Celery task after commit. Its status moves forward only, each
+step through a conditional UPDATE, so a row is sent at most once however often a task runs:
+
+    pending --claim--> sending --> sent | skipped | failed
+                          \\--(SMTP error, attempts left)--> pending (retried with backoff)
+
+Rows for the daily digest (``digest=True``) are left to tasks.send_daily_digests.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Notification(models.Model):
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn"
+        INVITED = "invited", "Invited to a game"
+        GAME_STARTED = "game_started", "Game started"
+        REMINDER = "reminder", "Reminder"
+        TIMED_OUT = "timed_out", "Timed out"
+        GAME_OVER = "game_over", "Game over"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Skipped"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    game = models.ForeignKey(
+        "games.Game",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+    )
+    context = models.JSONField(
+        default=dict, blank=True, help_text="Small, public data only: never a hand or the deck."
+    )
+    dedupe_key = models.CharField(
+        max_length=200, unique=True, help_text="Names the event: one row per event and person."
+    )
+    digest = models.BooleanField(default=False, help_text="Waits for the daily digest.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(
+        blank=True, help_text="The last SMTP error, or why it was skipped."
+    )
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [
+            # The periodic scans: pending rows (immediate or digest) and rows stuck in sending.
+            models.Index(
+                fields=["digest", "created"],
+                name="notification_pending",
+                condition=models.Q(status="pending"),
+            ),
+            models.Index(
+                fields=["claimed_at"],
+                name="notification_sending",
+                condition=models.Q(status="sending"),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.user} ({self.status})"
+
+
+class LoginToken(models.Model):
+    """One sign-in link from an email. The link carries this id, signed with a timestamp; the
+    row makes it single-use (``used_at`` is set by a conditional UPDATE)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_tokens"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Sign-in link for {self.user} to {self.game}"

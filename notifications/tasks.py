@@ -1,4 +1,52 @@
-"""Celery tasks that send notifications (e.g. "it is your turn") outside the request cycle.
+"""Celery tasks that send notification emails: thin, take ids, retry SMTP errors with backoff.
 
-Tasks defined here with ``@shared_task`` are found by ``app.autodiscover_tasks()``. None yet.
+send_notification is queued by outbox.notify once the game's transaction commits;
+send_pending (every minute) and send_daily_digests (once a day) run from Celery beat
+(CELERY_BEAT_SCHEDULE in settings). The rules of sending live in notifications.delivery.
 """
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from notifications import delivery
+
+# Retries wait about 30 s, 1 min, 2 min... up to 10 min (with jitter); the row's attempts
+# count (not the retry count) decides when to give up, so send_pending cannot reset it.
+RETRY = {
+    "autoretry_for": delivery.SMTP_ERRORS,
+    "retry_backoff": 30,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 20,
+    "acks_late": True,
+}
+
+
+@shared_task(**RETRY)
+def send_notification(notification_id: int) -> str:
+    return delivery.deliver(notification_id)
+
+
+@shared_task(**RETRY)
+def send_digest(user_id: int) -> str:
+    return delivery.deliver_digest(user_id)
+
+
+@shared_task
+def send_pending() -> dict[str, int]:
+    """Periodic: send what was left pending (the broker was down at commit, a retry was lost)
+    and give up on rows stuck in sending."""
+    ids = delivery.pending_ids()
+    for notification_id in ids:
+        send_notification.delay(notification_id)
+    return {"queued": len(ids), "stuck": delivery.fail_stuck()}
+
+
+@shared_task
+def send_daily_digests() -> dict[str, int]:
+    """Daily: one digest per player with turns waiting."""
+    user_ids = delivery.digest_user_ids()
+    for user_id in user_ids:
+        send_digest.delay(user_id)
+    return {"digests": len(user_ids), "expired_links": delivery.delete_expired_login_tokens()}

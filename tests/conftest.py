@@ -29,3 +29,13 @@ def carla(db):
 @pytest.fixture
 def dario(db):
     return UserFactory(username="dario")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rendered boards are cached per game id and version; ids repeat across rolled-back tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

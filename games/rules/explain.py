@@ -36,6 +36,23 @@ ACTION_TYPES = (
     "end_turn",
 )
 
+ACTION_KEYS = {
+    "choose_card": {"type", "slot"},
+    "pay_brick": {"type", "color"},
+    "take_brick": {"type", "color", "seat"},
+    "resolve_event": {"type"},
+    "play_card": {"type", "card"},
+    "pick_tower": {"type", "tower", "seat"},
+    "pick_slot": {"type", "slot"},
+    "discard_card": {"type", "card"},
+    "exchange": {"type", "slot"},
+    "build": {"type", "tower", "color"},
+    "fulfil": {"type", "tower", "level"},
+    "seal_campanile": {"type", "tower"},
+    "end_phase": {"type"},
+    "end_turn": {"type"},
+}
+
 PENDING_PROMPTS = {
     "card_cost": "pay for the card you chose, one brick at a time",
     "event": "resolve the event you took (or cancel it with a Patrician)",
@@ -104,6 +121,9 @@ def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> 
         return _why_play(s, action)
     if pending is not None and not same:
         return f"First {PENDING_PROMPTS[pending['kind']]}."
+    extra = sorted(set(action) - ACTION_KEYS[kind])
+    if extra:
+        return f"A {kind} move has no {', '.join(repr(k) for k in extra)}."
     home = HOME_PHASE.get(kind)
     if not same and home and s["phase"] != home and kind != "choose_card":
         return (

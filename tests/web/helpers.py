@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 from typing import Any
 
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
-from games.models import Game
+from games import lobby, rules
+from games.models import Game, Move
+from games.play import record_move
+from games.rules.bots import greedy
 
 ACTION_BUTTON = re.compile(r'name="action" value="([^"]+)"')
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -50,3 +54,67 @@ def started_game(creator, *others, bots: int = 0, **options) -> Game:
     lobby.start(game, creator)
     game.refresh_from_db()
     return game
+
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def signed_in(user) -> Client:
+    """A browser of its own, signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def play_greedy(game: Game, max_moves: int = 5000, *, until=None) -> int:
+    """Play greedy moves for whoever acts, stored through games.play.record_move (the path of
+    bot moves), until ``until(state)`` holds, the game ends or ``max_moves`` were played."""
+    bot_seats = set(game.seats.exclude(bot="").values_list("number", flat=True))
+    state = game.load_state()
+    rng = random.Random(f"{game.seed}/tests")
+    played = 0
+    while played < max_moves and not rules.is_over(state):
+        if until is not None and until(state):
+            break
+        seat = rules.acting_seat(state)
+        action = greedy(state, rng)
+        new_state = rules.apply_action(state, action)
+        with transaction.atomic():
+            record_move(game, seat, action, new_state, by_bot=seat in bot_seats)
+        state = new_state
+        played += 1
+    game.refresh_from_db()
+    return played
+
+
+def fast_forward(game: Game, max_moves: int = 5000, *, until=None) -> int:
+    """Like play_greedy, but stores the moves and the final position in one go (what
+    record_move would store, without its per-move clock and notifications): for positions a
+    test only needs to reach, such as a finished game."""
+    bot_seats = set(game.seats.exclude(bot="").values_list("number", flat=True))
+    state = game.load_state()
+    rng = random.Random(f"{game.seed}/tests")
+    moves = []
+    while len(moves) < max_moves and not rules.is_over(state):
+        if until is not None and until(state):
+            break
+        seat = rules.acting_seat(state)
+        action = greedy(state, rng)
+        state = rules.apply_action(state, action)
+        moves.append(
+            Move(
+                game=game,
+                seq=state.step,
+                seat=seat,
+                action=action,
+                log=rules.log_tokens(state),
+                by_bot=seat in bot_seats,
+            )
+        )
+    with transaction.atomic():
+        Move.objects.bulk_create(moves)
+        game.store_state(state)
+        game.version += len(moves)
+        game.save()
+    game.refresh_from_db()
+    return len(moves)

@@ -31,7 +31,7 @@ class Command(BaseCommand):
                 continue
             differing += 1
             self.stdout.write(self.style.ERROR(f"Game {game.pk}: {problem}"))
-            if fix:
+            if fix and not problem.startswith("move log"):
                 self._fix(game)
         summary = f"Replayed {checked} games: {differing} differ."
         if differing and not fix:
@@ -46,13 +46,32 @@ class Command(BaseCommand):
             return f"move log does not replay: {exc}"
         stored = game.state
         fresh = rules.to_dict(replayed)
-        if stored == fresh:
-            return None
-        keys = sorted(k for k in fresh if stored.get(k) != fresh.get(k))
-        return f"stored state differs from the replay of {len(actions)} moves in: {', '.join(keys)}"
+        if stored != fresh:
+            keys = sorted(k for k in fresh if stored.get(k) != fresh.get(k))
+            return (
+                f"stored state differs from the replay of {len(actions)} moves in: "
+                f"{', '.join(keys)}"
+            )
+        if game.acting_seat != rules.acting_seat(replayed):
+            return f"acting seat {game.acting_seat} but the log says {rules.acting_seat(replayed)}"
+        if rules.is_over(replayed) != game.is_finished:
+            over = "over" if rules.is_over(replayed) else "not over"
+            return f"status {game.status} but the log says the game is {over}"
+        return None
 
     def _fix(self, game: Game) -> None:
+        """Rewrite the cache from the log; a new version makes open pages redraw."""
         state = game.replayed_state()
         game.store_state(state)
-        game.save(update_fields=["state", "acting_seat", "status", "deadline"])
+        game.version += 1
+        game.save(
+            update_fields=[
+                "state",
+                "acting_seat",
+                "status",
+                "deadline",
+                "next_reminder_at",
+                "version",
+            ]
+        )
         self.stdout.write(f"Game {game.pk}: state rebuilt from the log.")

@@ -1,0 +1,106 @@
+"""Turn deadlines and reminders: a time limit that does not run while the player is away.
+
+A turn's deadline is the moment the player has had `time_limit` of time outside their absences;
+reminders fall at configurable shares of that time (settings.FIRENZE_REMINDER_SHARES).
+The sweep finds due games with one indexed query each for timeouts and reminders, and hands
+every due game to its own task, so its cost does not grow with the games that are not due.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+Window = tuple[datetime, datetime]
+
+
+def counted_time(start: datetime, amount: timedelta, absences: list[Window]) -> datetime:
+    """When `amount` of time outside the absences has passed since `start`."""
+    cursor, remaining = start, amount
+    for away_from, away_to in sorted(absences):
+        if away_to <= cursor:
+            continue
+        if away_from > cursor:
+            available = away_from - cursor
+            if available >= remaining:
+                return cursor + remaining
+            remaining -= available
+        cursor = max(cursor, away_to)
+    return cursor + remaining
+
+
+def reminder_shares() -> list[float]:
+    return sorted(getattr(settings, "FIRENZE_REMINDER_SHARES", [0.5, 0.9]))
+
+
+def _acting_player(game: Any) -> tuple[int | None, bool]:
+    row = (
+        game.seats.filter(number=game.acting_seat)
+        .values_list("user_id", "bot", "autopilot")
+        .first()
+    )
+    if row is None:
+        return None, True
+    user_id, bot, autopilot = row
+    return user_id, bool(bot) or autopilot
+
+
+def absences_of(user_id: int, after: datetime) -> list[Window]:
+    from games.models import Absence
+
+    return list(
+        Absence.objects.filter(user_id=user_id, ends__gt=after).values_list("starts", "ends")
+    )
+
+
+def schedule_turn(game: Any, start: datetime) -> None:
+    """Set turn_started_at, deadline and next_reminder_at for the turn that starts now."""
+    game.turn_started_at = start
+    game.deadline = game.next_reminder_at = None
+    if not game.is_active or game.acting_seat is None:
+        return
+    user_id, bot_plays = _acting_player(game)
+    if bot_plays:
+        return  # a bot moves at once; it needs no clock
+    absences = absences_of(user_id, start)
+    game.deadline = counted_time(start, game.time_limit, absences)
+    game.next_reminder_at = next_reminder(game, start, absences, after=start)
+
+
+def next_reminder(
+    game: Any, start: datetime, absences: list[Window], *, after: datetime
+) -> datetime | None:
+    for share in reminder_shares():
+        moment = counted_time(start, game.time_limit * share, absences)
+        if moment > after and moment < game.deadline:
+            return moment
+    return None
+
+
+def reminder_number(game: Any, now: datetime) -> int:
+    """Which reminder of the turn is due now (0 for the first), for a stable dedupe key."""
+    user_id, _ = _acting_player(game)
+    absences = absences_of(user_id, game.turn_started_at) if user_id else []
+    passed = [
+        share
+        for share in reminder_shares()
+        if counted_time(game.turn_started_at, game.time_limit * share, absences) <= now
+    ]
+    return max(0, len(passed) - 1)
+
+
+def due_games(now: datetime | None = None) -> tuple[list[int], list[int]]:
+    """(games past their deadline, games due a reminder): two indexed queries."""
+    from games.models import Game
+
+    now = now or timezone.now()
+    timeouts = list(Game.objects.filter(deadline__lte=now).values_list("pk", flat=True))
+    reminders = list(
+        Game.objects.filter(next_reminder_at__lte=now, deadline__gt=now).values_list(
+            "pk", flat=True
+        )
+    )
+    return timeouts, reminders

@@ -1,0 +1,89 @@
+"""What the clock does when it runs out: reminders, and the bot playing a timed-out turn.
+
+After FIRENZE_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
+the player takes it back from the game page; a move of their own resets the count.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import announce, rules
+from games.clock import absences_of, reminder_number, schedule_turn
+from games.models import Game
+from games.play import queue_bots, record_move
+from games.rules.bots import greedy
+
+TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
+
+
+def timeouts_for_autopilot() -> int:
+    return getattr(settings, "FIRENZE_TIMEOUTS_FOR_AUTOPILOT", 3)
+
+
+def time_out(game_id: int, now=None) -> bool:
+    """Play the acting player's turn with the bot if its deadline has passed; True if it did."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_active or game.deadline is None or game.deadline > now:
+            return False
+        seat = game.seats.select_related("user").get(number=game.acting_seat)
+        if seat.bot_plays:
+            game.deadline = None
+            game.save(update_fields=["deadline"])
+        elif _away(seat.user_id, now):
+            schedule_turn(game, game.turn_started_at)  # an absence added late pushes it back
+            game.save(update_fields=["deadline", "next_reminder_at", "turn_started_at"])
+            return False
+        else:
+            first_step = _play_turn(game, seat.number)
+            seat.timeouts_in_row += 1
+            seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
+            seat.save(update_fields=["timeouts_in_row", "autopilot"])
+            announce.timed_out(game, seat, first_step)
+    queue_bots(game)
+    return True
+
+
+def _away(user_id: int, now) -> bool:
+    return any(start <= now < end for start, end in absences_of(user_id, now))
+
+
+def _play_turn(game: Game, seat: int) -> int:
+    """The bot takes every step left in this turn; each stored move is marked as a timeout."""
+    state = game.load_state()
+    first = state.step + 1
+    rng = random.Random(f"{game.seed}/timeout/{state.step}")
+    while rules.acting_seat(state) == seat:
+        action = greedy(state, rng)
+        state = rules.apply_action(state, action)
+        record_move(game, seat, action, state, by_bot=True, timeout=True)
+    game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])
+    return first
+
+
+def _log_of(game: Game, seq: int) -> list[str]:
+    return game.moves.filter(seq=seq).values_list("log", flat=True).first() or []
+
+
+def remind(game_id: int, now=None) -> bool:
+    """Send the reminder that is due for this turn, and schedule the next one."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if not game.is_active or game.next_reminder_at is None or game.next_reminder_at > now:
+            return False
+        seat = game.seats.select_related("user").get(number=game.acting_seat)
+        if not seat.bot_plays and seat.user is not None:
+            announce.reminder(game, seat, reminder_number(game, now))
+        from games.clock import next_reminder
+
+        absences = absences_of(seat.user_id, game.turn_started_at) if seat.user_id else []
+        game.next_reminder_at = next_reminder(game, game.turn_started_at, absences, after=now)
+        game.save(update_fields=["next_reminder_at"])
+    return True

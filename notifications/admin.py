@@ -1,0 +1,21 @@
+"""Admin for the outbox: look up what was sent to whom, and why something was not."""
+
+from django.contrib import admin
+
+from .models import LoginToken, Notification
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("created", "kind", "user", "game", "status", "digest", "attempts", "sent_at")
+    list_filter = ("status", "kind", "digest")
+    search_fields = ("dedupe_key", "user__display_name", "user__email")
+    raw_id_fields = ("user", "game")
+    readonly_fields = ("created", "claimed_at", "sent_at", "attempts")
+
+
+@admin.register(LoginToken)
+class LoginTokenAdmin(admin.ModelAdmin):
+    list_display = ("created", "user", "game", "expires_at", "used_at")
+    raw_id_fields = ("user", "game")
+    readonly_fields = ("created",)

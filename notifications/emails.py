@@ -1,0 +1,254 @@
+"""Every email the site sends about games, rendered from template triplets.
+
+Each kind has templates/emails/<kind>.subject.txt, <kind>.txt and <kind>.html (the HTML ones
+extend emails/base.html, an inline-styled layout that reads well on phones). Each message is an
+EmailMultiAlternatives with a link to the game, a one-click unsubscribe link and the
+List-Unsubscribe / List-Unsubscribe-Post headers (RFC 2369, RFC 8058).
+
+What an email says about a game comes only from public data: seat names, the stored public log
+lines of the moves (games.models.Move.log, the same lines the game page shows) and, once a game
+is over, the engine's scores and winners. Never a hand, never the deck.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.dateparse import parse_datetime
+
+from games import rules
+from games.models import TIME_LIMITS, Game, Move, Seat
+from notifications import links
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+# A turn email lists at most this many log lines (the latest); the game page has the rest.
+MAX_LINES = 60
+MAX_DIGEST_LINES = 20
+
+
+# --- building and sending a message ---------------------------------------------------------
+
+
+def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
+    """Subject (one line), plain text and HTML of emails/<template>.*."""
+    subject = render_to_string(f"emails/{template}.subject.txt", context)
+    text = render_to_string(f"emails/{template}.txt", context)
+    html = render_to_string(f"emails/{template}.html", context)
+    return " ".join(subject.split()), text.strip() + "\n", html
+
+
+def message(user: Any, template: str, context: dict[str, Any]) -> EmailMultiAlternatives:
+    context = {**common_context(user), **context}
+    subject, text, html = render(template, context)
+    unsubscribe = context["unsubscribe_url"]
+    email = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",  # RFC 3834: no out-of-office replies, please
+            "X-Auto-Response-Suppress": "All",
+        },
+    )
+    email.attach_alternative(html, "text/html")
+    return email
+
+
+def send(email: EmailMultiAlternatives) -> None:
+    """Send through Django's email backend; SMTP errors (smtplib.SMTPException, OSError) reach
+    the caller. A failure while closing the connection after the server accepted the message
+    is only logged, so it cannot make the message go out twice."""
+    connection = get_connection(fail_silently=False)
+    connection.open()
+    try:
+        connection.send_messages([email])
+    finally:
+        try:
+            connection.close()
+        except Exception:
+            log.warning("closing the email connection failed", exc_info=True)
+
+
+def notification_message(notification: Notification) -> EmailMultiAlternatives:
+    user, game = notification.user, notification.game
+    context = game_context(user, game) if game is not None else {}
+    context.update(BUILDERS[notification.kind](notification, context))
+    email = message(user, notification.kind, context)
+    # Names the outbox row: lets a mailbox (and the integration tests) spot a duplicate.
+    email.extra_headers["X-Firenze-Notification"] = str(notification.pk)
+    return email
+
+
+def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAlternatives:
+    """One email for a player's pending turns: per game, what happened since their last move."""
+    by_game: dict[int, list[Notification]] = {}
+    for notification in notifications:
+        by_game.setdefault(notification.game_id, []).append(notification)
+    entries = []
+    for rows in by_game.values():
+        game = rows[0].game
+        context = game_context(user, game)
+        since = min(row.context.get("since", 0) for row in rows)
+        upto = max(row.context.get("upto", 0) for row in rows)
+        lines, earlier = moves_since(game, since, upto, context["names"], MAX_DIGEST_LINES)
+        context.update(
+            lines=lines,
+            earlier=earlier,
+            first=upto == 0,
+            login_url=links.login_url(user, game),
+        )
+        entries.append(context)
+    # The most urgent game first; games without a deadline last.
+    entries.sort(key=lambda e: (e["deadline"] is None, e["deadline"] and e["deadline"].timestamp()))
+    return message(user, "digest", {"entries": entries, "count": len(entries)})
+
+
+# --- context --------------------------------------------------------------------------------
+
+
+def common_context(user: Any) -> dict[str, Any]:
+    return {
+        "user": user,
+        "name": user.public_name,
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "profile_url": links.absolute(reverse("accounts:profile")),
+        "unsubscribe_url": links.unsubscribe_url(user),
+        "login_valid": links.login_validity(),
+    }
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    """Names indexed by seat number, the way log lines and the engine count seats."""
+    names = ["" for _ in seats]
+    for index, seat in enumerate(seats):
+        number = seat.number if seat.number is not None else index
+        if 0 <= number < len(names):
+            names[number] = seat.name
+    return names
+
+
+def join_names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def game_context(user: Any, game: Game) -> dict[str, Any]:
+    seats = list(game.seats.select_related("user").order_by("number", "joined", "pk"))
+    names = seat_names(seats)
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    others = [s.name for s in seats if s is not mine]
+    return {
+        "game": game,
+        "game_title": f"Game {game.pk}",
+        "game_url": links.game_url(game),
+        "names": names,
+        "players": names,
+        "opponents": join_names(others),
+        "my_seat": mine.number if mine is not None else None,
+        "deadline": game.deadline if game.is_active else None,
+        "time_limit": dict(TIME_LIMITS).get(game.time_limit, str(game.time_limit)),
+    }
+
+
+def moves_since(
+    game: Game, since: int, upto: int, names: list[str], limit: int = MAX_LINES
+) -> tuple[list[str], int]:
+    """The public log lines of moves ``since`` < seq <= ``upto``, with names filled in: the
+    latest ``limit`` of them and how many earlier ones were left out."""
+    logs = (
+        Move.objects.filter(game=game, seq__gt=since, seq__lte=upto)
+        .order_by("seq")
+        .values_list("log", flat=True)
+    )
+    lines = [rules.format_line(line, names) for lines in logs for line in lines]
+    earlier = max(0, len(lines) - limit)
+    return lines[earlier:], earlier
+
+
+def _your_turn(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    since = notification.context.get("since", 0)
+    upto = notification.context.get("upto", 0)
+    lines, earlier = moves_since(notification.game, since, upto, context["names"])
+    return {
+        "lines": lines,
+        "earlier": earlier,
+        "first": upto == 0,
+        "login_url": links.login_url(notification.user, notification.game),
+    }
+
+
+def _reminder(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    deadline = context.get("deadline") or parse_datetime(notification.context.get("deadline", ""))
+    return {
+        "deadline": deadline,
+        "login_url": links.login_url(notification.user, notification.game),
+    }
+
+
+def _invited(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    game = notification.game
+    by = notification.context.get("by") or game.creator.public_name
+    return {"by": by, "num_players": game.num_players, "seated": len(context["players"])}
+
+
+def _game_started(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    game = notification.game
+    # The start player (public, in the stored state): by the time this is sent they may have
+    # moved already.
+    first = (game.state or {}).get("start_seat", game.acting_seat)
+    you_first = first is not None and first == context["my_seat"]
+    return {
+        "first_player": context["names"][first] if first is not None else "",
+        "you_first": you_first,
+        "login_url": links.login_url(notification.user, game) if you_first else "",
+    }
+
+
+def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "autopilot": bool(notification.context.get("autopilot")),
+        "timeouts": notification.context.get("timeouts") or 1,
+    }
+
+
+def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    state = notification.game.load_state()
+    scores, winners = rules.scores(state), set(rules.winners(state))
+    names, mine = context["names"], context["my_seat"]
+    results = sorted(
+        (
+            {"name": names[seat], "score": score, "winner": seat in winners, "you": seat == mine}
+            for seat, score in enumerate(scores)
+        ),
+        key=lambda row: -row["score"],
+    )
+    winner_names = ["you" if seat == mine else names[seat] for seat in sorted(winners)]
+    return {
+        "results": results,
+        "winners": join_names(winner_names),
+        "you_won": mine in winners,
+        "tie": len(winners) > 1,
+    }
+
+
+BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
+    Kind.YOUR_TURN: _your_turn,
+    Kind.REMINDER: _reminder,
+    Kind.INVITED: _invited,
+    Kind.GAME_STARTED: _game_started,
+    Kind.TIMED_OUT: _timed_out,
+    Kind.GAME_OVER: _game_over,
+}

@@ -1,0 +1,115 @@
+"""Signed links in emails: one-click unsubscribe, and the single-use sign-in link to a game.
+
+Both are signed with django.core.signing (SECRET_KEY, one salt per purpose) and carry a
+timestamp. The unsubscribe link never expires (it must work in old emails too). The sign-in
+link carries the id of a LoginToken row: the signature proves we made it, its age is checked
+against NOTIFICATIONS_LOGIN_LINK_MAX_AGE, and the row's ``used_at`` makes it single-use.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.urls import reverse
+from django.utils import timezone
+
+from notifications.models import LoginToken
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+LOGIN_SALT = "notifications.login-link"
+# Mail scanners follow links within moments of delivery; older links are opened by people, so
+# their confirmation pages may submit themselves (see views).
+SCANNER_WINDOW = 300
+
+
+def absolute(path: str) -> str:
+    return f"{settings.SITE_URL.rstrip('/')}{path}"
+
+
+def game_url(game: Any) -> str:
+    return absolute(reverse("games:detail", args=[game.pk]))
+
+
+def _is_fresh(signer: signing.TimestampSigner, value: str) -> bool:
+    try:
+        signer.unsign(value, max_age=SCANNER_WINDOW)
+    except signing.SignatureExpired:
+        return False
+    return True
+
+
+# --- unsubscribe ----------------------------------------------------------------------------
+
+
+def unsubscribe_token(user: Any) -> str:
+    return signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).sign(str(user.pk))
+
+
+def unsubscribe_url(user: Any) -> str:
+    return absolute(reverse("notifications:unsubscribe", args=[unsubscribe_token(user)]))
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, bool]:
+    """The user id in a valid token and whether the link is only minutes old; raises
+    signing.BadSignature for anything we did not sign."""
+    signer = signing.TimestampSigner(salt=UNSUBSCRIBE_SALT)
+    value = signer.unsign(token)
+    if not value.isdigit():
+        raise signing.BadSignature("not a user id")
+    return int(value), _is_fresh(signer, token)
+
+
+# --- sign-in link ---------------------------------------------------------------------------
+
+
+def login_max_age() -> int:
+    return int(getattr(settings, "NOTIFICATIONS_LOGIN_LINK_MAX_AGE", 3 * 24 * 3600))
+
+
+def login_validity() -> str:
+    """How long a sign-in link works, in words ("3 days", "12 hours")."""
+    hours = max(1, login_max_age() // 3600)
+    if hours % 24 == 0:
+        days = hours // 24
+        return f"{days} day{'s' if days != 1 else ''}"
+    return f"{hours} hour{'s' if hours != 1 else ''}"
+
+
+def login_url(user: Any, game: Any) -> str:
+    """A new single-use link that signs ``user`` in and opens ``game``."""
+    token = LoginToken.objects.create(
+        user=user, game=game, expires_at=timezone.now() + timedelta(seconds=login_max_age())
+    )
+    signed = signing.TimestampSigner(salt=LOGIN_SALT).sign(token.pk.hex)
+    return absolute(reverse("notifications:login", args=[game.pk, signed]))
+
+
+def read_login_token(value: str, game_id: int) -> tuple[LoginToken | None, bool]:
+    """The LoginToken a link names (used or not) if its signature is ours, it is not too old
+    and it belongs to this game; plus whether the link is only minutes old."""
+    signer = signing.TimestampSigner(salt=LOGIN_SALT)
+    try:
+        raw = signer.unsign(value, max_age=login_max_age())
+        token_id = uuid.UUID(hex=raw)
+    except (signing.BadSignature, ValueError):
+        return None, False
+    token = (
+        LoginToken.objects.select_related("user")
+        .filter(pk=token_id, game_id=game_id, expires_at__gt=timezone.now())
+        .first()
+    )
+    return token, _is_fresh(signer, value)
+
+
+def use_login_token(token: LoginToken) -> bool:
+    """Mark the link used; True only for the one request that did."""
+    now = timezone.now()
+    return bool(
+        LoginToken.objects.filter(pk=token.pk, used_at__isnull=True, expires_at__gt=now).update(
+            used_at=now
+        )
+    )

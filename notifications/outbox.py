@@ -1,0 +1,194 @@
+"""The outbox: the API the games code calls inside its transaction, and the row state machine.
+
+``notify()`` writes one Notification row per event (``key`` names the event, so calling it twice
+for the same event does nothing) and, for emails that go out right away, queues
+``send_notification`` once the transaction commits. If the broker is unreachable at that
+moment the row simply stays pending and the periodic ``send_pending`` task sends it.
+
+Every later change of a row is a conditional UPDATE on its status (``claim``, ``finish``,
+``release``): whoever changes ``pending`` to ``sending`` sends, everyone else does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Max, Q, Subquery
+from django.utils import timezone
+
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+Kind = Notification.Kind
+Status = Notification.Status
+
+# turn_emails values of accounts.User (kept as strings so this module needs no user model).
+IMMEDIATE, DAILY, NEVER = "immediate", "daily", "never"
+
+
+def notify(
+    user: Any,
+    kind: str,
+    *,
+    game: Any = None,
+    key: str,
+    context: dict | None = None,
+) -> Notification | None:
+    """Record that ``user`` should hear about an event; call it inside the game's transaction.
+
+    ``key`` must name the event uniquely across all kinds (e.g. ``your_turn:<game>:<step>``).
+    Returns the row (new or already there), or None for nobody to email: no user (a bot seat),
+    an inactive account or one without an email address. Players who opted out get a row
+    with status ``skipped``; daily-digest players' turn rows wait for the digest.
+    """
+    if user is None or getattr(user, "pk", None) is None:
+        return None
+    if kind not in Kind.values:
+        raise ValueError(f"Unknown notification kind {kind!r}.")
+    if not getattr(user, "email", "") or not getattr(user, "is_active", True):
+        return None
+    context = dict(context or {})
+    if kind == Kind.YOUR_TURN and game is not None:
+        context = {**turn_window(game, user), **context}
+    reason = opt_out_reason(user, kind)
+    digest = kind == Kind.YOUR_TURN and getattr(user, "turn_emails", IMMEDIATE) == DAILY
+    notification, created = Notification.objects.get_or_create(
+        dedupe_key=key,
+        defaults={
+            "user": user,
+            "kind": kind,
+            "game": game,
+            "context": context,
+            "digest": digest,
+            "status": Status.SKIPPED if reason else Status.PENDING,
+            "last_error": reason,
+        },
+    )
+    if created and not reason and not digest:
+        transaction.on_commit(partial(queue_send, notification.pk))
+    return notification
+
+
+def queue_send(notification_id: int) -> None:
+    """Hand one row to a worker; never lets a broker failure break the request that committed."""
+    from notifications.tasks import send_notification
+
+    try:
+        send_notification.delay(notification_id)
+    except Exception:
+        log.warning(
+            "notification %s not queued; send_pending will send it",
+            notification_id,
+            exc_info=True,
+        )
+
+
+def turn_window(game: Any, user: Any) -> dict[str, int]:
+    """The moves a "your turn" email reports: after the player's last move (``since``, 0 if
+    they have not moved yet) up to the latest one (``upto``). One query."""
+    from games.models import Seat
+
+    seat = Seat.objects.filter(game=game, user=user).values("number")[:1]
+    window = game.moves.aggregate(upto=Max("seq"), since=Max("seq", filter=Q(seat=Subquery(seat))))
+    return {"since": window["since"] or 0, "upto": window["upto"] or 0}
+
+
+def opt_out_reason(user: Any, kind: str) -> str:
+    """Why this player does not want this email (empty if they do)."""
+    if kind == Kind.REMINDER:
+        return "" if getattr(user, "reminders", True) else "reminders are off"
+    if getattr(user, "turn_emails", IMMEDIATE) == NEVER:
+        return "game emails are off"
+    return ""
+
+
+# --- the row state machine (used by notifications.delivery) ---------------------------------
+
+
+def claim(notification_id: int, *, digest: bool = False) -> Notification | None:
+    """Move a pending row to sending; the row if this caller won, None if someone else did."""
+    won = Notification.objects.filter(
+        pk=notification_id, status=Status.PENDING, digest=digest
+    ).update(status=Status.SENDING, claimed_at=timezone.now(), attempts=F("attempts") + 1)
+    if not won:
+        return None
+    return Notification.objects.select_related("user", "game").get(pk=notification_id)
+
+
+def finish(notification: Notification, status: str, error: str = "") -> bool:
+    """sending -> sent, skipped or failed."""
+    fields: dict[str, Any] = {"status": status}
+    if error:  # a row sent after a retry keeps the error that delayed it
+        fields["last_error"] = error[:2000]
+    if status == Status.SENT:
+        fields["sent_at"] = timezone.now()
+    notification.status = status
+    return bool(
+        Notification.objects.filter(pk=notification.pk, status=Status.SENDING).update(**fields)
+    )
+
+
+def release(notification: Notification, error: str) -> bool:
+    """sending -> pending after an SMTP error, for the retry."""
+    notification.status = Status.PENDING
+    return bool(
+        Notification.objects.filter(pk=notification.pk, status=Status.SENDING).update(
+            status=Status.PENDING, last_error=error[:2000]
+        )
+    )
+
+
+def stale_reason(notification: Notification) -> str:
+    """Why a row should not be sent any more (empty if it should): the player opted out since,
+    lost their address, or the event is overtaken (they already moved, the game ended...)."""
+    user, game, kind = notification.user, notification.game, notification.kind
+    if not user.is_active or not user.email:
+        return "no email address"
+    if not _verified(user):
+        return "email address not verified"
+    reason = opt_out_reason(user, kind)
+    if reason:
+        return reason
+    if kind in (Kind.YOUR_TURN, Kind.REMINDER):
+        if game is None or not game.is_active:
+            return "the game is no longer in progress"
+        seat = game.seats.filter(user=user).first()
+        if seat is None or seat.bot or getattr(seat, "autopilot", False):
+            return "the bot plays this seat"
+        if kind == Kind.REMINDER and game.acting_seat != seat.number:
+            return "no longer their turn"
+        upto = notification.context.get("upto")
+        if kind == Kind.YOUR_TURN and upto == 0 and _game_started_email(notification):
+            return "the game-started email tells them"
+        if kind == Kind.YOUR_TURN and upto is not None:
+            moved = game.moves.filter(seat=seat.number, seq__gt=upto).exists()
+            if moved:
+                return "they have moved since"
+    if kind == Kind.INVITED:
+        if game is None or not game.is_open:
+            return "the game is no longer open"
+        if game.seats.filter(user=user).exists():
+            return "they have joined"
+    return ""
+
+
+def _verified(user: Any) -> bool:
+    """Only addresses the player has confirmed get emails (and sign-in links)."""
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+
+
+def _game_started_email(notification: Notification) -> bool:
+    """The first turn of a game: the game-started email (with its sign-in link) says it all."""
+    return (
+        Notification.objects.filter(
+            user_id=notification.user_id, game_id=notification.game_id, kind=Kind.GAME_STARTED
+        )
+        .exclude(status__in=[Status.SKIPPED, Status.FAILED])
+        .exists()
+    )

@@ -1,0 +1,73 @@
+"""Pages behind the links in emails: one-click unsubscribe and the sign-in link to a game.
+
+Mail scanners open links in emails to check them, so a GET never changes anything: it shows a
+one-button confirmation page (which submits itself when the link is older than a few minutes,
+i.e. opened by a person, not by a scanner at delivery). The POST does the work. Mail providers
+unsubscribe with a POST of ``List-Unsubscribe=One-Click`` (RFC 8058): no cookies, no CSRF
+token, so the unsubscribe view is CSRF-exempt; its signed token is the authorisation.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from notifications import links
+
+LINK_EXPIRED = (
+    "That sign-in link has expired or was already used. Sign in to continue to your game."
+)
+
+
+@csrf_exempt
+@never_cache
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    User = get_user_model()
+    try:
+        user_id, fresh = links.read_unsubscribe_token(token)
+    except signing.BadSignature:
+        return render(request, "notifications/bad_link.html", status=400)
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return render(request, "notifications/bad_link.html", status=400)
+    if request.method == "GET":
+        context = {"player": user, "autosubmit": not fresh}
+        return render(request, "notifications/unsubscribe_confirm.html", context)
+    User.objects.filter(pk=user.pk).update(turn_emails=User.TurnEmails.NEVER, reminders=False)
+    if request.POST.get("List-Unsubscribe") == "One-Click":
+        return HttpResponse("Unsubscribed.\n", content_type="text/plain")
+    return render(request, "notifications/unsubscribed.html", {"player": user})
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def login_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    game_path = reverse("games:detail", args=[game_id])
+    login_token, fresh = links.read_login_token(token, game_id)
+    if login_token is not None and request.user.pk == login_token.user_id:
+        return redirect(game_path)  # already signed in as this player
+    if login_token is None or login_token.used_at is not None or not login_token.user.is_active:
+        return _sign_in_instead(request, game_path)
+    if request.method == "GET":
+        context = {"player": login_token.user, "game_id": game_id, "autosubmit": not fresh}
+        return render(request, "notifications/login_confirm.html", context)
+    if not links.use_login_token(login_token):
+        return _sign_in_instead(request, game_path)
+    login(request, login_token.user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(game_path)
+
+
+def _sign_in_instead(request: HttpRequest, game_path: str) -> HttpResponse:
+    """The usual sign-in page, coming back to the game afterwards."""
+    messages.info(request, LINK_EXPIRED)
+    return redirect(f"{reverse('account_login')}?{urlencode({'next': game_path})}")

@@ -1,0 +1,206 @@
+"""No page, partial or JSON answer shows another player's hand or anything of the deck order.
+
+A four-seat game (three players and a bot) is played by greedy bots until every hand holds cards.
+Then every view is rendered for every seat, a spectator and an anonymous visitor, and checked
+two ways:
+
+- directly: the only hand on the page is the viewer's own, exactly; the next cards of the deck
+  never appear in their order; the seed (which fixes every future draw) never appears;
+- by indistinguishability: the hidden part of the state that the viewer may not see (the other
+  hands, the deck order, the seed) is shuffled in the database and every view rendered again;
+  each must come out byte for byte the same, so nothing on it can depend on what is hidden.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from games import lobby, rules
+from games.models import Game
+from games.rules.data import CARDS
+from tests.web.helpers import HTMX, offered_actions, play_greedy, signed_in, started_game
+
+pytestmark = pytest.mark.django_db
+
+# Longest names first, so "Major Privilege" is not read as "Privilege".
+CARD_NAME = re.compile("|".join(sorted(map(re.escape, CARDS), key=len, reverse=True)))
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
+DURATION = re.compile(r"\d+\xa0(?:year|month|week|day|hour|minute)s?(?:, \d+\xa0\w+)?")
+
+
+@pytest.fixture
+def position(anna, ben, carla):
+    """Three players and a bot, every hand holding cards, two or more holding several; a
+    person to act."""
+    game = started_game(anna, ben, carla, bots=1)
+    bot = game.seats.get(user=None).number
+
+    def ready(state: rules.State) -> bool:
+        sizes = [len(p["hand"]) for p in rules.to_dict(state)["players"]]
+        return (
+            min(sizes) >= 1
+            and sum(size >= 2 for size in sizes) >= 2
+            and rules.acting_seat(state) != bot
+            and bool(rules.legal_actions(state))
+        )
+
+    play_greedy(game, 1500, until=ready)
+    assert ready(game.load_state()), "the greedy game never reached a position with full hands"
+    return game
+
+
+def viewers(game: Game, anonymous: Client, spectator) -> dict[str, tuple[Client, int | None]]:
+    """Every seated person by seat, the spectator and the anonymous visitor."""
+    found = {
+        f"seat {seat.number}": (signed_in(seat.user), seat.number)
+        for seat in game.seats.exclude(user=None)
+    }
+    found["spectator"] = (signed_in(spectator), None)
+    found["anonymous"] = (anonymous, None)
+    return found
+
+
+def render_views(browser: Client, game: Game, forming: Game) -> dict[str, str]:
+    """Every view a browser may ask for while the game runs (moves refused: stale version)."""
+    game.refresh_from_db()
+    detail = reverse("games:detail", args=[game.pk])
+    move = reverse("games:move", args=[game.pk])
+    undo = reverse("games:undo", args=[game.pk])
+    version = reverse("games:version", args=[game.pk])
+    action = json.dumps(rules.legal_actions(game.load_state())[0])
+    stale = {"version": game.version - 1}
+    responses = {
+        "page": browser.get(detail),
+        "game partial": browser.get(detail, **HTMX),
+        "move refused (htmx)": browser.post(move, {**stale, "action": action}, **HTMX),
+        "move refused": browser.post(move, {**stale, "action": action}),
+        "undo refused (htmx)": browser.post(undo, stale, **HTMX),
+        "poll changed": browser.get(version, {"v": game.version - 1}),
+        "poll unchanged": browser.get(version, {"v": game.version}),
+        "lobby": browser.get(reverse("games:lobby")),
+        "my games": browser.get(reverse("games:mine")),
+        "forming page": browser.get(reverse("games:detail", args=[forming.pk])),
+    }
+    for name, response in responses.items():
+        assert response.status_code in (200, 204, 302, 403, 409), (name, response.status_code)
+    return {name: normalised(r.content.decode()) for name, r in responses.items()}
+
+
+def normalised(body: str) -> str:
+    """Without what differs between two renders of the same thing: CSRF masks, elapsed time."""
+    return DURATION.sub("<time>", CSRF.sub(r"\1<csrf>", body))
+
+
+def hands_shown(body: str) -> list[list[str]]:
+    """The card names of every hand section on a page."""
+    return [
+        re.findall(r"<strong>([^<]+)</strong>", section)
+        for section in re.findall(r'<ul class="hand">(.*?)</ul>', body, re.S)
+    ]
+
+
+def card_names(body: str) -> list[str]:
+    """Every card name on a page in order, attributes (titles) included."""
+    return CARD_NAME.findall(body)
+
+
+def contains_run(names: list[str], run: list[str]) -> bool:
+    return any(names[i : i + len(run)] == run for i in range(len(names) - len(run) + 1))
+
+
+def assert_nothing_hidden_shown(body: str, name: str, state: dict, seat: int | None) -> None:
+    where = f"{name} for " + (f"seat {seat}" if seat is not None else "a watcher")
+    shown = hands_shown(body)
+    if seat is None:
+        assert shown == [], where
+    else:
+        assert shown in ([], [sorted(state["players"][seat]["hand"])]), where
+        if name in ("page", "game partial"):
+            assert shown == [sorted(state["players"][seat]["hand"])], where
+    deck = state["deck"]
+    names = card_names(body)
+    assert not contains_run(names, deck[:3]), f"{where}: the top of the deck {deck[:3]}"
+    for sep in (", ", '", "'):
+        assert sep.join(deck[:2]) not in body or deck[0] == deck[1], where
+    assert str(state["seed"]) not in body, f"{where}: the seed"
+    if name.startswith("poll"):
+        assert body == "" or set(json.loads(body)) == {"version"}, where
+
+
+def scrambled(state: dict, seat: int | None, rng: random.Random) -> dict:
+    """The state with everything `seat` may not see shuffled: other hands, deck, seed."""
+    state = copy.deepcopy(state)
+    others = [p for i, p in enumerate(state["players"]) if i != seat]
+    sizes = [len(p["hand"]) for p in others]
+    pool = state["deck"] + [card for p in others for card in p["hand"]]
+    old = (list(state["deck"]), [sorted(p["hand"]) for p in others])
+    while True:
+        rng.shuffle(pool)
+        deck, rest = pool[: len(state["deck"])], pool[len(state["deck"]) :]
+        hands = []
+        for size in sizes:
+            hands.append(rest[:size])
+            rest = rest[size:]
+        if all(new != was for new, was in zip(deck[:3], old[0][:3], strict=True)) and all(
+            sorted(h) != o for h, o in zip(hands, old[1], strict=True) if o
+        ):
+            break
+    state["deck"] = deck
+    for player, hand in zip(others, hands, strict=True):
+        player["hand"] = hand
+    state["seed"] += 1
+    return state
+
+
+def test_it_shows_no_page_or_answer_another_players_hand_or_the_deck_order(position, client, dario):
+    game = position
+    forming = lobby.create_game(game.creator, num_players=3)
+    truth = game.state
+    rng = random.Random(2)
+    assert sum(len(p["hand"]) for p in truth["players"]) >= 6
+
+    for who, (browser, seat) in viewers(game, client, dario).items():
+        cache.clear()
+        seen = render_views(browser, game, forming)
+        for name, body in seen.items():
+            assert_nothing_hidden_shown(body, name, truth, seat)
+        assert json.loads(seen["poll changed"]) == {"version": game.version}
+        assert seen["poll unchanged"] == ""
+
+        hidden = scrambled(truth, seat, rng)
+        Game.objects.filter(pk=game.pk).update(state=hidden, seed=hidden["seed"])
+        cache.clear()  # the board fragment is cached per version: draw it from the new state
+        again = render_views(browser, game, forming)
+        Game.objects.filter(pk=game.pk).update(state=truth, seed=truth["seed"])
+
+        for name in seen:
+            assert again[name] == seen[name], f"{name} for {who} shows hidden information"
+
+
+def test_it_shows_the_mover_only_their_own_hand_in_the_move_answer(position):
+    game = position
+    seat = game.acting_seat
+    browser = signed_in(game.seats.get(number=seat).user)
+    page = browser.get(reverse("games:detail", args=[game.pk])).content.decode()
+    for plain in (False, True):
+        game.refresh_from_db()
+        if game.acting_seat != seat:
+            break
+        action = offered_actions(page)[0]
+        data = {"action": json.dumps(action), "version": game.version}
+        move = reverse("games:move", args=[game.pk])
+        headers = {} if plain else HTMX
+        response = browser.post(move, data, follow=plain, **headers)
+        assert response.status_code == 200
+        page = response.content.decode()
+        game.refresh_from_db()
+        assert_nothing_hidden_shown(page, "page" if plain else "move", game.state, seat)
+        assert hands_shown(page) == [sorted(game.state["players"][seat]["hand"])]

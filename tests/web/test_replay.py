@@ -1,0 +1,164 @@
+"""`replay_games`: every started game's state rebuilt from seed, options and moves must equal the
+stored one; a difference is reported (CommandError, exit status 1) and `--fix` repairs it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, ManagementUtility, call_command
+from django.urls import reverse
+
+from games import lobby, play, rules
+from games.models import Game, Move
+from games.rules.bots import greedy
+from tests.web.helpers import (
+    HTMX,
+    fast_forward,
+    play_greedy,
+    post_move,
+    signed_in,
+    started_game,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def replay(*args: str) -> str:
+    out = StringIO()
+    call_command("replay_games", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def games(anna, ben, carla):
+    """Two games some way in, plus a forming and a cancelled one (no state: not replayed)."""
+    first = started_game(anna, ben, campanile=True)
+    fast_forward(first, 40)
+    second = started_game(carla, bots=2, seal_placement="random")
+    fast_forward(second, 40)
+    lobby.create_game(anna, num_players=4)
+    cancelled = lobby.create_game(ben, num_players=2)
+    lobby.cancel(cancelled, ben)
+    return [first, second]
+
+
+def test_it_finds_no_difference_after_real_play(
+    anna, ben, carla, dario, django_capture_on_commit_callbacks
+):
+    """Games played every way a game is played: through the pages with an undo, by bots right
+    after a player's move (a Celery task), to the end, with every option; plus ones never
+    started (no state: not replayed)."""
+    through_pages = started_game(anna, ben, campanile=True, neutral_seals=0)
+    play_greedy(through_pages, 300, until=lambda s: s.step > 0 and rules.can_undo(s))
+    player = signed_in(through_pages.seats.get(number=through_pages.acting_seat).user)
+    undo = reverse("games:undo", args=[through_pages.pk])
+    assert player.post(undo, {"version": through_pages.version}, **HTMX).status_code == 200
+    through_pages.refresh_from_db()
+    action = rules.legal_actions(through_pages.load_state())[0]
+    assert post_move(player, through_pages, action, through_pages.version).status_code == 200
+
+    with django_capture_on_commit_callbacks(execute=True):
+        with_bots = started_game(carla, bots=2, seal_placement="random")
+    with_bots.refresh_from_db()
+    assert with_bots.acting_seat == with_bots.seats.get(user=carla).number  # bots moved first
+    rng = random.Random(1)
+    for _ in range(500):  # Carla's turn, followed at once by the bots' turns (a Celery task)
+        action = greedy(with_bots.load_state(), rng)
+        with django_capture_on_commit_callbacks(execute=True):
+            play.submit_move(with_bots.pk, carla, action, with_bots.version)
+        with_bots.refresh_from_db()
+        if with_bots.moves.last().by_bot:
+            break
+    assert with_bots.acting_seat == with_bots.seats.get(user=carla).number
+
+    finished = started_game(dario, ben, seal_placement="dead_color", neutral_seals=7)
+    fast_forward(finished)  # to the final scores
+    assert finished.is_finished
+    lobby.create_game(anna, num_players=4)  # forming: no state yet
+    cancelled = lobby.create_game(ben, num_players=2)
+    lobby.cancel(cancelled, ben)
+
+    assert replay().strip().endswith("Replayed 3 games: 0 differ.")
+
+
+@pytest.mark.parametrize(
+    ("tamper", "key"),
+    [
+        (
+            lambda s: s["players"][0]["store"].__setitem__(0, s["players"][0]["store"][0] + 1),
+            "players",
+        ),
+        (lambda s: s["deck"].reverse(), "deck"),
+        (lambda s: s.__setitem__("step", s["step"] + 1), "step"),
+    ],
+    ids=["bricks", "deck-order", "step"],
+)
+def test_it_reports_a_game_whose_stored_state_was_tampered_with(games, tamper, key):
+    game = games[0]
+    state = json.loads(json.dumps(game.state))
+    tamper(state)
+    Game.objects.filter(pk=game.pk).update(state=state)
+
+    out = StringIO()
+    with pytest.raises(CommandError, match=r"Replayed 2 games: 1 differ\."):
+        call_command("replay_games", stdout=out)
+
+    report = out.getvalue()
+    assert f"Game {game.pk}: stored state differs from the replay of" in report
+    assert key in report.split(" in: ")[1]
+    for other in games[1:]:
+        assert f"Game {other.pk}:" not in report
+
+
+def test_it_exits_with_status_1_from_the_command_line(games, capsys):
+    game = games[1]
+    state = dict(game.state, pouch=[0, 0, 0, 0, 0, 0])
+    Game.objects.filter(pk=game.pk).update(state=state)
+
+    with pytest.raises(SystemExit) as exit:
+        ManagementUtility(["manage.py", "replay_games"]).execute()
+
+    assert exit.value.code == 1
+    captured = capsys.readouterr()
+    assert f"Game {game.pk}: stored state differs" in captured.out
+    assert "1 differ" in captured.err
+
+
+def test_it_reports_a_move_log_that_no_longer_replays(games):
+    game = games[0]
+    first = Move.objects.filter(game=game).order_by("seq").first()
+    Move.objects.filter(pk=first.pk).update(action={"type": "end_turn"})
+
+    out = StringIO()
+    with pytest.raises(CommandError):
+        call_command("replay_games", stdout=out)
+
+    assert f"Game {game.pk}: move log does not replay:" in out.getvalue()
+
+
+def test_it_repairs_tampered_states_with_fix(games, ben, carla):
+    over = started_game(ben, carla)
+    fast_forward(over)
+    bricks = games[0]
+    state = json.loads(json.dumps(bricks.state))
+    state["players"][1]["store"] = [9, 9, 9, 9, 9, 9]
+    Game.objects.filter(pk=bricks.pk).update(state=state, acting_seat=None)
+    final = json.loads(json.dumps(over.state))
+    final["final"]["winners"] = []
+    Game.objects.filter(pk=over.pk).update(state=final)
+
+    report = replay("--fix")
+
+    assert f"Game {bricks.pk}: state rebuilt from the log." in report
+    assert f"Game {over.pk}: state rebuilt from the log." in report
+    assert "Replayed 3 games: 2 differ." in report
+    for game in (bricks, over):
+        stored = Game.objects.get(pk=game.pk)
+        replayed = stored.replayed_state()
+        assert stored.state == rules.to_dict(replayed)
+        assert stored.acting_seat == rules.acting_seat(replayed)
+    assert replay().strip().endswith("Replayed 3 games: 0 differ.")
