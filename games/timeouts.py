@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import announce, rules
-from games.clock import absences_of, reminder_number, schedule_turn
+from games.clock import absences_of, next_reminder, reminder_number, schedule_turn
 from games.models import Game
 from games.play import queue_bots, record_move
 from games.rules.bots import greedy
@@ -81,8 +81,6 @@ def remind(game_id: int, now=None) -> bool:
         seat = game.seats.select_related("user").get(number=game.acting_seat)
         if not seat.bot_plays and seat.user is not None:
             announce.reminder(game, seat, reminder_number(game, now))
-        from games.clock import next_reminder
-
         absences = absences_of(seat.user_id, game.turn_started_at) if seat.user_id else []
         game.next_reminder_at = next_reminder(game, game.turn_started_at, absences, after=now)
         game.save(update_fields=["next_reminder_at"])

@@ -272,5 +272,52 @@ def to_phase(state: State, phase: str, card: str = "Fame") -> State:
     return state
 
 
+# One balcony from each group I-IV, on towers the fulfil scenarios do not otherwise use.
+BALCONIES = (("white", 7, 7), ("red", 6, 9), ("blue", 6, 11), ("purple", 7, 14))
+
+
+def open_board(
+    state: State,
+    balconies: tuple[tuple[str, int, int], ...] = BALCONIES,
+    fulfilled: int = 0,
+    level_tiles: tuple[int, ...] = (5, 6, 7, 8),
+) -> State:
+    """No seal anywhere but the first `fulfilled` balconies (sealed by seat 1); these balconies
+    and level tiles. The row cards' bricks go back to the pouch, so tall towers can be set up.
+    """
+
+    def change(d: dict[str, Any]) -> None:
+        for slot in d["row"]:
+            d["pouch"] = [a + b for a, b in zip(d["pouch"], slot["bricks"], strict=True)]
+            slot["bricks"] = [0] * 6
+        d["board"] = [None] * 36
+        d["balconies"] = [{"c": COLOR_INDEX[c], "l": lv, "pp": pp} for c, lv, pp in balconies]
+        for c, lv, _ in balconies[:fulfilled]:
+            d["board"][COLOR_INDEX[c] * 6 + lv - 3] = 1
+        d["players"][1]["seals"] -= fulfilled
+        d["balcony_next"] = fulfilled
+        d["level_tiles"] = list(level_tiles)
+
+    return edit(state, change)
+
+
+def at_fulfil(
+    *towers: tuple[str, int],
+    balconies: tuple[tuple[str, int, int], ...] = BALCONIES,
+    fulfilled: int = 0,
+    level_tiles: tuple[int, ...] = (5, 6, 7, 8),
+    hand: tuple[str, ...] = (),
+    seat: int = 0,
+    players: int = 2,
+) -> State:
+    """The first player in their fulfil phase with these towers, built up this turn."""
+    state = open_board(game(players), balconies, fulfilled, level_tiles)
+    state = set_towers(state, seat, *towers, old=False)
+    state = to_phase(state, "fulfil")
+    if hand:
+        state = set_hand(state, seat, *hand)
+    return state
+
+
 def is_legal(state: State, action: Action) -> bool:
     return action in legal_actions(state)

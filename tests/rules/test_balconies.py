@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 from games.rules import legal_actions, player_view, scores
-from games.rules.data import COLOR_INDEX
 
-from .scenario import END_TURN, edit, fulfil, game, log, play, rejects, set_towers, to_phase
+from . import scenario
+from .scenario import (
+    END_TURN,
+    fulfil,
+    log,
+    play,
+    rejects,
+    set_towers,
+    to_phase,
+)
 
 # RULINGS 1: balcony tiles by group I..IV, (colour, level, PP), and the printed PP they replace.
 BALCONY_GROUPS = (
@@ -28,38 +35,13 @@ PRINTED_PP = {
     "purple": (3, 4, 6, 7, 9, 11),
 }
 NUMERALS = ("I", "II", "III", "IV")
+
+
 # The balconies of most scenarios here (the rulebook's: I white 7, II red 6), III blue 6, IV
 # purple 7.
-BALCONIES = (("white", 7, 7), ("red", 6, 9), ("blue", 6, 11), ("purple", 7, 14))
-
-
-def open_board(state, balconies=BALCONIES, fulfilled=0, level_tiles=()):
-    """These balconies; the first `fulfilled` of them sealed by Ben, no other seal anywhere.
-
-    Level tiles are gone unless given, so that PP show the balcony alone. The row cards'
-    bricks go back to the pouch, so that tall towers can be set up.
-    """
-
-    def change(d: dict[str, Any]) -> None:
-        for slot in d["row"]:
-            d["pouch"] = [a + b for a, b in zip(d["pouch"], slot["bricks"], strict=True)]
-            slot["bricks"] = [0] * 6
-        d["board"] = [None] * 36
-        d["balconies"] = [{"c": COLOR_INDEX[c], "l": lv, "pp": pp} for c, lv, pp in balconies]
-        for c, lv, _ in balconies[:fulfilled]:
-            d["board"][COLOR_INDEX[c] * 6 + lv - 3] = 1
-        d["players"][1]["seals"] -= fulfilled
-        d["balcony_next"] = fulfilled
-        d["level_tiles"] = list(level_tiles)
-
-    return edit(state, change)
-
-
-def at_fulfil(*towers, balconies=BALCONIES, fulfilled=0, level_tiles=(), seat=0, players=2):
-    """The first player in their fulfil phase with these towers, built up this turn."""
-    state = open_board(game(players), balconies, fulfilled, level_tiles)
-    state = set_towers(state, seat, *towers, old=False)
-    return to_phase(state, "fulfil")
+def at_fulfil(*towers, level_tiles=(), **kwargs):
+    """In these scenarios level tiles are gone unless given, so PP show the balcony alone."""
+    return scenario.at_fulfil(*towers, level_tiles=level_tiles, **kwargs)
 
 
 def fulfil_offers(state) -> list[tuple[int, int]]:

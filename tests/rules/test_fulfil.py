@@ -7,15 +7,16 @@ from typing import Any
 import pytest
 
 from games.rules import legal_actions, player_view, scores
-from games.rules.data import COLOR_INDEX
 
 from .scenario import (
     END_PHASE,
     END_TURN,
+    at_fulfil,
     edit,
     fulfil,
     game,
     log,
+    open_board,
     play,
     play_card,
     rejects,
@@ -41,31 +42,12 @@ BALCONY_GROUPS = (
     (("yellow", 8, 11), ("green", 7, 11), ("red", 7, 11), ("blue", 6, 11), ("purple", 6, 11)),
     (("green", 8, 13), ("red", 8, 14), ("blue", 7, 13), ("purple", 7, 14)),
 )
+
+
 # The balconies of most scenarios here: I white 7, II red 6, III blue 6, IV purple 7.
-BALCONIES = (("white", 7, 7), ("red", 6, 9), ("blue", 6, 11), ("purple", 7, 14))
-
-
 def balconies_avoiding(colour: str) -> tuple[tuple[str, int, int], ...]:
     """One tile per group, none of them on the given colour's tower."""
     return tuple(next(t for t in group if t[0] != colour) for group in BALCONY_GROUPS)
-
-
-def open_board(state, balconies=BALCONIES, level_tiles=(5, 6, 7, 8)):
-    """No seal anywhere, these balconies (I to IV), these level tiles still on the board.
-
-    The row cards' bricks go back to the pouch, so that tall towers can be set up.
-    """
-
-    def change(d: dict[str, Any]) -> None:
-        for slot in d["row"]:
-            d["pouch"] = [a + b for a, b in zip(d["pouch"], slot["bricks"], strict=True)]
-            slot["bricks"] = [0] * 6
-        d["board"] = [None] * 36
-        d["balconies"] = [{"c": COLOR_INDEX[c], "l": lv, "pp": pp} for c, lv, pp in balconies]
-        d["balcony_next"] = 0
-        d["level_tiles"] = list(level_tiles)
-
-    return edit(state, change)
 
 
 def set_seals(state, seat: int, seals: int):
@@ -73,16 +55,6 @@ def set_seals(state, seat: int, seals: int):
         d["players"][seat]["seals"] = seals
 
     return edit(state, change)
-
-
-def at_fulfil(*towers: tuple[str, int], balconies=BALCONIES, level_tiles=(5, 6, 7, 8), hand=()):
-    """Anna in her fulfil phase with these towers, built up this turn."""
-    state = open_board(game(2), balconies, level_tiles)
-    state = set_towers(state, 0, *towers, old=False)
-    state = to_phase(state, "fulfil")
-    if hand:
-        state = set_hand(state, 0, *hand)
-    return state
 
 
 def seals_left(state, seat: int = 0) -> int:

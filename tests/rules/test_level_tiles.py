@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games.rules import legal_actions, player_view, scores
-from games.rules.data import COLOR_INDEX
 
 from .scenario import (
     END_PHASE,
     END_TURN,
+    at_fulfil,
     build,
-    edit,
     fulfil,
     game,
     log,
+    open_board,
     pay,
     play,
     play_card,
@@ -38,32 +36,9 @@ PRINTED_PP = {
     "blue": (2, 4, 5, 7, 8, 10),
     "purple": (3, 4, 6, 7, 9, 11),
 }
+
+
 # The rulebook's balconies: I white 7 (7 PP), II red 6 (9 PP); III and IV out of the way.
-BALCONIES = (("white", 7, 7), ("red", 6, 9), ("blue", 6, 11), ("purple", 7, 14))
-
-
-def open_board(state, balconies=BALCONIES, level_tiles=(5, 6, 7, 8)):
-    """No seal anywhere, these balconies, these level tiles; row bricks back to the pouch."""
-
-    def change(d: dict[str, Any]) -> None:
-        for slot in d["row"]:
-            d["pouch"] = [a + b for a, b in zip(d["pouch"], slot["bricks"], strict=True)]
-            slot["bricks"] = [0] * 6
-        d["board"] = [None] * 36
-        d["balconies"] = [{"c": COLOR_INDEX[c], "l": lv, "pp": pp} for c, lv, pp in balconies]
-        d["balcony_next"] = 0
-        d["level_tiles"] = list(level_tiles)
-
-    return edit(state, change)
-
-
-def at_fulfil(*towers, balconies=BALCONIES, level_tiles=(5, 6, 7, 8)):
-    """Anna in her fulfil phase with these towers, built up this turn."""
-    state = open_board(game(2), balconies, level_tiles)
-    state = set_towers(state, 0, *towers, old=False)
-    return to_phase(state, "fulfil")
-
-
 def tiles_left(state) -> list[int]:
     return [t["level"] for t in player_view(state, None)["board"]["level_tiles"]]
 
