@@ -204,6 +204,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
 # Tasks report through the database (notifications, game state), not a result backend.
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
+# A move must not hang while the broker is down: give up publishing quickly; the outbox row (or
+# the stalled-bot sweep) makes sure the work is done once the broker is back.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # Turn deadlines and reminders (games/clock.py): a sweep every two minutes.

@@ -92,6 +92,9 @@ def reminder_number(game: Any, now: datetime) -> int:
     return max(0, len(passed) - 1)
 
 
+BOT_TURN_GRACE = timedelta(minutes=2)
+
+
 def due_games(now: datetime | None = None) -> tuple[list[int], list[int]]:
     """(games past their deadline, games due a reminder): two indexed queries."""
     from games.models import Game
@@ -104,3 +107,18 @@ def due_games(now: datetime | None = None) -> tuple[list[int], list[int]]:
         )
     )
     return timeouts, reminders
+
+
+def stalled_bot_games(now: datetime | None = None) -> list[int]:
+    """Active games whose bot turn began a while ago yet is still waiting.
+
+    A bot's turn has no deadline; its task is queued when the turn passes. If the broker was
+    down then, nothing else would ever play it, so the sweep queues it again.
+    """
+    from games.models import Game
+
+    now = now or timezone.now()
+    stalled = Game.objects.filter(
+        status=Game.Status.ACTIVE, deadline=None, turn_started_at__lte=now - BOT_TURN_GRACE
+    )
+    return list(stalled.values_list("pk", flat=True))

@@ -66,7 +66,15 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-updated"]
-        indexes = [models.Index(fields=["status", "is_public"])]
+        indexes = [
+            models.Index(fields=["status", "is_public"]),
+            # Bot turns have no deadline: the sweep re-queues those that stalled.
+            models.Index(
+                fields=["turn_started_at"],
+                name="game_bot_turn_started",
+                condition=models.Q(status="active", deadline=None),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.clock import due_games
+from games.clock import due_games, stalled_bot_games
 from games.play import run_bots
 from games.timeouts import remind, time_out
 
@@ -39,8 +39,11 @@ def remind_game(self, game_id: int) -> bool:
 def sweep_deadlines() -> dict[str, int]:
     """Periodic (Celery beat): hand every due game to its own task."""
     timeouts, reminders = due_games()
+    stalled = stalled_bot_games()
     for game_id in timeouts:
         time_out_game.delay(game_id)
     for game_id in reminders:
         remind_game.delay(game_id)
-    return {"timeouts": len(timeouts), "reminders": len(reminders)}
+    for game_id in stalled:
+        play_bots.delay(game_id)
+    return {"timeouts": len(timeouts), "reminders": len(reminders), "bots": len(stalled)}

@@ -6,6 +6,7 @@ import random
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -202,3 +203,20 @@ def test_it_offers_the_away_page_with_days_left(client, anna):
     bad = client.post(reverse("games:away"), {"first_day": first, "last_day": first - 2 * DAY})
     assert bad.status_code == 400
     assert "before the first day" in bad.content.decode()
+
+
+def test_it_requeues_a_bot_turn_that_was_never_played(anna, django_capture_on_commit_callbacks):
+    """If the broker was down when the turn passed to a bot, the sweep has the bot play it."""
+    from games.tasks import sweep_deadlines
+
+    game = started_game(anna, bots=1)  # bots were not run: their task was never executed
+    game.refresh_from_db()
+    if game.seats.get(number=game.acting_seat).user == anna:
+        _play_own_turn(Client(), game)  # no on-commit execution: the bot's task is lost
+    game.refresh_from_db()
+    assert game.seats.get(number=game.acting_seat).bot
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(minutes=5))
+    result = sweep_deadlines()
+    assert result["bots"] == 1
+    game.refresh_from_db()
+    assert _acting_user(game) == anna

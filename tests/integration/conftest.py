@@ -1,0 +1,471 @@
+"""Fixtures for the email integration tests: the real stack instead of eager tasks and locmem.
+
+Per module: a redis-server on a free loopback port, an SMTP server (aiosmtpd) that keeps what it
+receives, two Celery worker processes and Celery beat. The processes run
+``firenze_site.settings`` (not the test settings, so nothing is eager) against the test database
+that pytest-django made, with beat's ``send_pending`` every two seconds. The test process
+publishes to the same Redis (its Celery app is switched over for the module) and pytest-django's
+live server answers HTTP, so a move goes: HTTP -> live server -> outbox row -> Redis -> worker
+-> SMTP.
+
+Every wait is bounded; every process is stopped (terminate, then kill) even when a test fails,
+and a failing test's report carries the tail of each process's log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import logging
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from email.message import EmailMessage
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+from urllib.parse import quote, urlencode, urljoin
+from urllib.request import HTTPRedirectHandler, ProxyHandler, Request, build_opener
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+# How long any one thing may take to happen (an email, the queue to drain...).
+TIMEOUT = 30.0
+# How long a process may take to start: a busy machine without compiled bytecode needs ~30 s.
+START_TIMEOUT = 90.0
+# Beat's send_pending interval, and how old a pending row must be before it picks it up.
+SEND_PENDING_SECONDS = 2
+LOG_TAIL_LINES = 150
+
+LOGS = pytest.StashKey[Callable[[], list[tuple[str, str]]]]()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> Any:
+    """Poll ``predicate`` until it returns something truthy (which is returned); fail after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def stop_process(proc: subprocess.Popen | None, timeout: float = 10.0) -> None:
+    """SIGTERM (a worker finishes its task and acks), then SIGKILL; always reaped. The
+    processes stay in pytest's process group, so a Ctrl-C reaches them too."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+# --- Redis ----------------------------------------------------------------------------------
+
+
+class RedisServer:
+    """redis-server on a loopback port, without persistence; stop() and start() again keeps
+    the port (the broker's outage in test_email_delivery)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.binary = shutil.which("redis-server") or "/usr/sbin/redis-server"
+        self.directory = directory
+        self.port = free_port()
+        self.log = directory / "redis.log"
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        if not Path(self.binary).is_file():
+            pytest.fail(
+                "redis-server not found: the integration tests need it "
+                "(apt-get install redis-server; .ci/run installs it).",
+                pytrace=False,
+            )
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly"]
+        args += ["no", "--dir", str(self.directory)]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen([self.binary, *args], stdout=log, stderr=subprocess.STDOUT)
+        wait_until(self.ping, "redis-server to accept connections", timeout=15)
+
+    def client(self):
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def ping(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            raise AssertionError(f"redis-server is not running:\n{tail(self.log)}")
+        import redis
+
+        try:
+            with self.client() as client:
+                return bool(client.ping())
+        except redis.ConnectionError:
+            return False
+
+    def stop(self) -> None:
+        stop_process(self.proc)
+
+    def backlog(self) -> int:
+        """Messages in the default queue plus those a worker holds unacknowledged."""
+        with self.client() as client:
+            return client.llen("celery") + client.hlen("unacked")
+
+
+# --- SMTP -----------------------------------------------------------------------------------
+
+
+class Mailbox:
+    """An aiosmtpd handler that keeps every message it accepts."""
+
+    def __init__(self) -> None:
+        self._messages: list[EmailMessage] = []
+        self._lock = threading.Lock()
+        self.port = 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self._lock:
+            self._messages.append(message)
+        return "250 Message accepted for delivery"
+
+    @property
+    def messages(self) -> list[EmailMessage]:
+        with self._lock:
+            return list(self._messages)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._messages.clear()
+
+    def wait_for(
+        self, match: Callable[[EmailMessage], bool], what: str, count: int = 1
+    ) -> list[EmailMessage]:
+        """Wait until at least ``count`` received messages match; returns the matches."""
+
+        def found() -> list[EmailMessage]:
+            matches = [m for m in self.messages if match(m)]
+            return matches if len(matches) >= count else []
+
+        return wait_until(found, what)
+
+
+# --- Celery processes -----------------------------------------------------------------------
+
+
+@dataclass
+class Process:
+    name: str
+    proc: subprocess.Popen
+    log: Path
+
+
+class Stack:
+    """The services of one test module: Redis, the mailbox, workers and beat."""
+
+    def __init__(self, directory: Path, redis: RedisServer, mailbox: Mailbox, env: dict) -> None:
+        self.directory = directory
+        self.redis = redis
+        self.mailbox = mailbox
+        self.env = env
+        self.processes: list[Process] = []
+        self.celery = [str(Path(sys.executable).parent / "celery"), "-A", "firenze_site"]
+
+    def spawn(self, name: str, args: list[str]) -> Process:
+        log_path = self.directory / f"{name}.log"
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(
+                [*self.celery, *args],
+                cwd=settings.BASE_DIR,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        process = Process(name, proc, log_path)
+        self.processes.append(process)
+        return process
+
+    def start_worker(self, name: str) -> Process:
+        return self.spawn(
+            name,
+            ["worker", "--pool=solo", f"--hostname={name}@%h", "--loglevel=INFO"]
+            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
+        )
+
+    def start_beat(self) -> Process:
+        schedule, pidfile = self.directory / "celerybeat-schedule", self.directory / "beat.pid"
+        return self.spawn(
+            "beat", ["beat", "--loglevel=INFO", "-s", str(schedule), "--pidfile", str(pidfile)]
+        )
+
+    def wait_ready(self, process: Process, marker: str) -> None:
+        def ready() -> bool:
+            if process.proc.poll() is not None:
+                raise AssertionError(
+                    f"{process.name} exited with {process.proc.returncode}:\n{tail(process.log)}"
+                )
+            return marker in process.log.read_text(errors="replace")
+
+        try:
+            wait_until(ready, f"{process.name} to start", timeout=START_TIMEOUT)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{tail(process.log)}") from None
+
+    def restart_broker(self) -> None:
+        """Start Redis again (same port) and wait until every worker has reconnected: after an
+        outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
+        workers = [p for p in self.processes if p.name.startswith("worker")]
+
+        def connections(process: Process) -> int:
+            return process.log.read_text(errors="replace").count("] Connected to redis://")
+
+        before = {p.name: connections(p) for p in workers}
+        self.redis.start()
+        wait_until(
+            lambda: all(connections(p) > before[p.name] for p in workers),
+            "the workers to reconnect to Redis",
+        )
+
+    def log_text(self, name: str) -> str:
+        return next(p.log for p in self.processes if p.name == name).read_text(errors="replace")
+
+    def logs(self) -> list[tuple[str, str]]:
+        sections = [(p.name, tail(p.log)) for p in self.processes]
+        return [*sections, ("redis-server", tail(self.redis.log, 30))]
+
+    def stop(self) -> None:
+        with contextlib.ExitStack() as stops:  # the last started stops first; all are tried
+            for process in self.processes:
+                stops.callback(stop_process, process.proc)
+
+
+def database_url() -> str:
+    """DATABASE_URL of the test database pytest-django created (test_<name>)."""
+    db = connection.settings_dict
+    user = quote(db.get("USER") or "", safe="")
+    password = quote(db.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+    host = quote(db.get("HOST") or "", safe="")
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(db['NAME'], safe='')}"
+
+
+def use_broker(url: str | None, saved: dict | None = None) -> dict:
+    """Point the test process's Celery app at ``url`` with eager mode off (or, given ``saved``,
+    put back what it had); drops the cached connection pools either way."""
+    from firenze_site.celery import app
+
+    keys = ("broker_url", "broker_transport_options", "task_always_eager", "task_eager_propagates")
+    previous = {key: app.conf[key] for key in keys}
+    amqp = app.__dict__.get("amqp")
+    if amqp is not None and amqp._producer_pool is not None:
+        amqp._producer_pool.force_close_all()
+        amqp._producer_pool = None
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    if saved is not None:
+        app.conf.update(saved)
+    else:
+        app.conf.update(
+            broker_url=url,
+            broker_transport_options={},
+            task_always_eager=False,
+            task_eager_propagates=False,
+        )
+    return previous
+
+
+# --- fixtures -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stack(
+    django_db_setup: None, live_server: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Stack]:
+    if connection.vendor != "postgresql":
+        pytest.skip("worker processes share the test database: needs DATABASE_URL=postgres://...")
+    from aiosmtpd.controller import Controller
+
+    directory = tmp_path_factory.mktemp("integration")
+    redis = RedisServer(directory)
+    mailbox = Mailbox()
+    mailbox.port = free_port()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=mailbox.port)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "firenze_site.settings",
+        "DATABASE_URL": database_url(),
+        "DB_CONN_MAX_AGE": "0",  # no idle connections left to the test database
+        "CELERY_BROKER_URL": redis.url,
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(mailbox.port),
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": "false",
+        "EMAIL_USE_SSL": "false",
+        "SITE_URL": live_server.url,
+        "SECRET_KEY": settings.SECRET_KEY,  # sign-in links are checked by the live server
+        "NOTIFICATIONS_SEND_PENDING_SECONDS": str(SEND_PENDING_SECONDS),
+        "NOTIFICATIONS_PENDING_AFTER_SECONDS": str(SEND_PENDING_SECONDS),
+        "LOG_LEVEL": "INFO",
+        "PYTHONUNBUFFERED": "1",
+    }
+    services = Stack(directory, redis, mailbox, env)
+    smtp_log = logging.getLogger("mail.log")  # aiosmtpd logs every SMTP command at INFO
+    # Whatever fails, everything started so far is stopped (in reverse order, each step even
+    # when an earlier one raised).
+    with contextlib.ExitStack() as cleanup:
+        cleanup.callback(smtp_log.setLevel, smtp_log.level)
+        smtp_log.setLevel(logging.WARNING)
+        redis.start()
+        cleanup.callback(redis.stop)
+        controller.start()
+        cleanup.callback(controller.stop)
+        cleanup.callback(use_broker, None, use_broker(redis.url))
+        cleanup.callback(services.stop)
+        starting = [
+            (services.start_worker("worker1"), " ready."),
+            (services.start_worker("worker2"), " ready."),
+            (services.start_beat(), "beat: Starting..."),
+        ]
+        for process, marker in starting:
+            services.wait_ready(process, marker)
+        yield services
+
+
+@pytest.fixture
+def services(stack: Stack, transactional_db: None, request: pytest.FixtureRequest) -> Stack:
+    """The module's stack for one test: an empty mailbox, Redis up, logs on failure."""
+    request.node.stash[LOGS] = stack.logs
+    if stack.redis.proc is None or stack.redis.proc.poll() is not None:
+        stack.restart_broker()  # a failed outage test may have left it stopped
+    stack.mailbox.clear()
+    return stack
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    logs = item.stash.get(LOGS, None)
+    if logs is not None and report.failed:
+        for name, text in logs():
+            report.sections.append((f"{name} log (last lines)", text))
+
+
+# --- HTTP -----------------------------------------------------------------------------------
+
+
+class _NoRedirect(HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # Browser follows redirects itself, so it sees every Set-Cookie
+
+
+_OPENER = build_opener(ProxyHandler({}), _NoRedirect)
+
+
+@dataclass
+class Page:
+    status: int
+    url: str
+    text: str
+
+
+class Browser:
+    """Just enough of a browser over urllib: cookies, redirects, Django's CSRF header."""
+
+    def __init__(self, base_url: str, user: Any = None) -> None:
+        self.base_url = base_url
+        self.cookies: dict[str, str] = {}
+        if user is not None:  # signed in the way a login would: a session row and its cookie
+            client = Client()
+            client.force_login(user)
+            name = settings.SESSION_COOKIE_NAME
+            self.cookies[name] = client.cookies[name].value
+
+    def get(self, url: str, *, follow: bool = True) -> Page:
+        return self.request("GET", url, follow=follow)
+
+    def post(self, url: str, data: dict, *, follow: bool = True) -> Page:
+        return self.request("POST", url, data, follow=follow)
+
+    def request(self, method: str, url: str, data: dict | None = None, *, follow: bool) -> Page:
+        url = urljoin(self.base_url, url)
+        for _ in range(10):
+            body = urlencode(data).encode() if data is not None else None
+            request = Request(url, data=body, method=method)
+            if self.cookies:
+                request.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
+            if method == "POST" and "csrftoken" in self.cookies:
+                request.add_header("X-CSRFToken", self.cookies["csrftoken"])
+            try:
+                response = _OPENER.open(request, timeout=TIMEOUT)
+            except HTTPError as error:
+                response = error
+            with response:
+                status, headers = response.status, response.headers
+                text = response.read().decode("utf-8", errors="replace")
+            self._remember(headers.get_all("Set-Cookie") or [])
+            location = headers.get("Location")
+            if follow and status in (301, 302, 303) and location:
+                url, method, data = urljoin(url, location), "GET", None
+                continue
+            return Page(status, url, text)
+        raise AssertionError(f"too many redirects from {url}")
+
+    def _remember(self, set_cookies: list[str]) -> None:
+        for header in set_cookies:
+            jar: SimpleCookie = SimpleCookie()
+            jar.load(header)
+            for name, morsel in jar.items():
+                if morsel["max-age"] == "0" or "1970" in morsel["expires"]:
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = morsel.value
+
+
+@pytest.fixture
+def http(live_server: Any) -> Callable[..., Browser]:
+    """``http(user)``: a browser signed in as ``user``; ``http()``: one without cookies."""
+
+    def browser(user: Any = None) -> Browser:
+        return Browser(live_server.url, user)
+
+    return browser
