@@ -7,6 +7,7 @@ transport here, so the figure includes publishing but not the bot turns the task
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -58,6 +59,7 @@ def populate(now) -> None:
 
 def main() -> None:
     setup_test_environment()
+    logging.getLogger("kombu").setLevel(logging.ERROR)
     connection.creation.create_test_db(verbosity=0)
     app.conf.task_always_eager = False
     app.conf.broker_url = "memory://"

@@ -37,11 +37,16 @@ def reminder_shares() -> list[float]:
 
 
 def _acting_player(game: Any) -> tuple[int | None, bool]:
-    row = (
-        game.seats.filter(number=game.acting_seat)
-        .values_list("user_id", "bot", "autopilot")
-        .first()
-    )
+    """(user id, whether a bot plays) of the acting seat; uses seat rows a move already read."""
+    known = getattr(game, "seat_rows", None)
+    if known is not None:
+        row = known.get(game.acting_seat)
+    else:
+        row = (
+            game.seats.filter(number=game.acting_seat)
+            .values_list("user_id", "bot", "autopilot")
+            .first()
+        )
     if row is None:
         return None, True
     user_id, bot, autopilot = row

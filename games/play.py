@@ -32,6 +32,7 @@ def _seat_number(game: Game, user: Any) -> int:
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
     seats = list(game.seats.values_list("number", "user_id", "bot", "autopilot", "timeouts_in_row"))
+    game.seat_rows = {row[0]: row[1:4] for row in seats}  # reused by the turn clock
     game.bot_seats = {row[0] for row in seats if row[2] or row[3]}
     mine = next((row for row in seats if row[1] == user.pk), None)
     if mine is None:

@@ -306,7 +306,7 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    """One step of the acting player. The game is read once, locked, inside submit_move."""
     try:
         action = json.loads(request.POST.get("action", ""))
     except ValueError:
@@ -314,9 +314,11 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if action is None:
             raise IllegalMove("The move could not be read; reload the page and try again.")
-        game = play.submit_move(game.pk, request.user, action, _posted_version(request))
+        game = play.submit_move(pk, request.user, action, _posted_version(request))
+    except Game.DoesNotExist:
+        raise Http404("No such game.") from None
     except GameError as exc:
-        return _refuse(request, Game.objects.get(pk=game.pk), exc)
+        return _refuse(request, _get_game_for_user(request, pk), exc)
     if request.htmx:
         return _render_game(request, game, partial="updates")
     return redirect(game_url(game))
