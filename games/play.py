@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games import announce, rules
-from games.errors import Conflict, IllegalMove, NotInGame  # noqa: F401 (re-exported)
+from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
 from games.rules import bots
 
