@@ -40,7 +40,7 @@ def _acting_player(game: Any) -> tuple[int | None, bool]:
     """(user id, whether a bot plays) of the acting seat; uses seat rows a move already read."""
     known = getattr(game, "seat_rows", None)
     if known is not None:
-        row = known.get(game.acting_seat)
+        row = known[game.acting_seat][:3] if game.acting_seat in known else None
     else:
         row = (
             game.seats.filter(number=game.acting_seat)

@@ -32,12 +32,11 @@ def _seat_number(game: Game, user: Any) -> int:
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
     seats = list(game.seats.values_list("number", "user_id", "bot", "autopilot", "timeouts_in_row"))
-    game.seat_rows = {row[0]: row[1:4] for row in seats}  # reused by the turn clock
-    game.bot_seats = {row[0] for row in seats if row[2] or row[3]}
+    # (user id, bot, autopilot, timeouts) by seat: read once, reused by the clock and queue_bots.
+    game.seat_rows = {number: rest for number, *rest in seats}
     mine = next((row for row in seats if row[1] == user.pk), None)
     if mine is None:
         raise NotInGame("You are not playing in this game.")
-    game.my_timeouts = mine[4]
     return mine[0]
 
 
@@ -65,7 +64,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
             raise IllegalMove(str(exc)) from None
         canonical = next(a for a in rules.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state)
-        if game.my_timeouts:  # moving in time ends a run of timeouts
+        if game.seat_rows[seat][3]:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
     return game
@@ -139,8 +138,10 @@ def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
 
 def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
-    bot_seats = getattr(game, "bot_seats", None)
-    if bot_seats is None:
+    rows = getattr(game, "seat_rows", None)
+    if rows is not None:
+        bot_seats = {n for n, (_, bot, autopilot, _) in rows.items() if bot or autopilot}
+    else:
         bot_seats = set(
             game.seats.filter(Q(autopilot=True) | ~Q(bot="")).values_list("number", flat=True)
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .data import BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, commission_index, printed_pp
+from .data import BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, printed_pp
 from .fulfil import balcony_at, open_commission
 from .legal import legal_actions_of
 from .players import build_discount
@@ -256,4 +256,4 @@ def play_game(
     raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
 
 
-__all__ = ["greedy", "play_game", "random_player", "commission_index"]
+__all__ = ["greedy", "play_game", "random_player"]

@@ -8,6 +8,7 @@ import pytest
 
 from games.rules import legal_actions, player_view, scores
 
+from .rulings import BALCONY_GROUPS, PRINTED_PP
 from .scenario import (
     END_PHASE,
     END_TURN,
@@ -26,22 +27,7 @@ from .scenario import (
     to_phase,
 )
 
-# RULINGS 1: printed PP by colour, levels 3 to 8.
-PRINTED_PP = {
-    "white": (1, 2, 3, 4, 5, 6),
-    "yellow": (1, 2, 3, 5, 6, 7),
-    "green": (2, 3, 4, 5, 7, 8),
-    "red": (2, 3, 5, 6, 7, 9),
-    "blue": (2, 4, 5, 7, 8, 10),
-    "purple": (3, 4, 6, 7, 9, 11),
-}
 # RULINGS 1: balcony tiles by group I..IV, (colour, level, PP).
-BALCONY_GROUPS = (
-    (("white", 7, 7), ("yellow", 6, 7), ("green", 5, 6), ("red", 5, 7), ("blue", 4, 6)),
-    (("white", 8, 9), ("yellow", 7, 9), ("green", 6, 8), ("red", 6, 9), ("purple", 5, 9)),
-    (("yellow", 8, 11), ("green", 7, 11), ("red", 7, 11), ("blue", 6, 11), ("purple", 6, 11)),
-    (("green", 8, 13), ("red", 8, 14), ("blue", 7, 13), ("purple", 7, 14)),
-)
 
 
 # The balconies of most scenarios here: I white 7, II red 6, III blue 6, IV purple 7.

@@ -6,6 +6,7 @@ import pytest
 
 from games.rules import legal_actions, player_view, scores
 
+from .rulings import PRINTED_PP
 from .scenario import (
     END_PHASE,
     END_TURN,
@@ -27,15 +28,6 @@ from .scenario import (
 )
 
 TILE_PP = {5: 1, 6: 2, 7: 3, 8: 4}
-# RULINGS 1: printed PP of the commissions used here.
-PRINTED_PP = {
-    "white": (1, 2, 3, 4, 5, 6),
-    "yellow": (1, 2, 3, 5, 6, 7),
-    "green": (2, 3, 4, 5, 7, 8),
-    "red": (2, 3, 5, 6, 7, 9),
-    "blue": (2, 4, 5, 7, 8, 10),
-    "purple": (3, 4, 6, 7, 9, 11),
-}
 
 
 # The rulebook's balconies: I white 7 (7 PP), II red 6 (9 PP); III and IV out of the way.
