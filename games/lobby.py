@@ -31,16 +31,17 @@ def create_game(
     is_public: bool = True,
 ) -> Game:
     try:
-        rules.new_game(num_players, 0, options)  # validates count and options
+        trial = rules.new_game(num_players, 0, options)  # validates count and options
     except ValueError as exc:
         raise IllegalMove(str(exc)) from None
+    options = rules.to_dict(trial)["options"]  # stored with every default filled in
     if time_limit not in ALLOWED_LIMITS:
         raise IllegalMove("Choose one of the offered time limits.")
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
             num_players=num_players,
-            options=options or {},
+            options=options,
             time_limit=time_limit,
             is_public=is_public,
         )
