@@ -17,6 +17,7 @@ class AccountAdapter(DefaultAccountAdapter):
         display_name = form.cleaned_data.get("display_name")
         if display_name:
             user.display_name = display_name
+        user.time_zone = form.cleaned_data.get("time_zone") or ""
         return super().save_user(request, user, form, commit=commit)
 
     def populate_username(self, request, user) -> None:

@@ -14,6 +14,8 @@ from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.contrib.auth import get_user_model
 
+from accounts.models import TIME_ZONE_MAX_LENGTH, time_zone_names
+
 DISPLAY_NAME_MIN_LENGTH = 3
 DISPLAY_NAME_MAX_LENGTH = 24  # the length of User.display_name
 
@@ -93,15 +95,40 @@ class DisplayNameMixin:
         return name
 
 
-class SignupForm(DisplayNameMixin, AllauthSignupForm):
-    """allauth's sign-up form (email, password twice) plus the display name.
+def time_zone_choices() -> list[tuple[str, str]]:
+    return [("", "UTC (not set)")] + [
+        (name, name.replace("_", " ")) for name in sorted(time_zone_names())
+    ]
 
-    The adapter (accounts/adapter.py) copies the name onto the new user before it is first
-    saved, so the username allauth needs internally is derived from it, not from the email.
+
+class BrowserTimeZoneField(forms.CharField):
+    """The zone the browser reports (static/js/site.js fills the hidden field); anything that
+    is not a known zone name is dropped rather than refused: sign-up must not fail on it."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_length=None, required=False, **kwargs)
+
+    def to_python(self, value) -> str:
+        value = super().to_python(value)
+        if len(value) > TIME_ZONE_MAX_LENGTH or value not in time_zone_names():
+            return ""
+        return value
+
+
+class SignupForm(DisplayNameMixin, AllauthSignupForm):
+    """allauth's sign-up form (email, password twice) plus the display name, and the
+    browser's time zone.
+
+    The adapter (accounts/adapter.py) copies the name and zone onto the new user before it is
+    first saved, so the username allauth needs internally is derived from the name, not from
+    the email.
     """
 
     display_name = DisplayNameField()
-    field_order = ["email", "display_name", "password1", "password2"]
+    time_zone = BrowserTimeZoneField()
+    field_order = ["email", "display_name", "password1", "password2", "time_zone"]
 
 
 class DisplayNameForm(DisplayNameMixin, forms.Form):
@@ -113,6 +140,19 @@ class DisplayNameForm(DisplayNameMixin, forms.Form):
         self.display_name_owner = user
         kwargs.setdefault("initial", {"display_name": user.display_name})
         super().__init__(*args, **kwargs)
+
+
+class TimeZoneForm(forms.ModelForm):
+    """The time zone times are shown in, on the site and in emails."""
+
+    class Meta:
+        model = get_user_model()
+        fields = ["time_zone"]
+        help_texts = {"time_zone": "Times on the site and in your emails use this zone."}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
 
 
 class EmailPreferencesForm(forms.ModelForm):

@@ -6,9 +6,26 @@ preferences, vacation) live on one row and never need a join on the game pages.
 
 from __future__ import annotations
 
+import zoneinfo
+from functools import cache
+
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+
+TIME_ZONE_MAX_LENGTH = 64
+
+
+@cache
+def time_zone_names() -> frozenset[str]:
+    """The IANA zone names this machine knows (the browser reports one of these)."""
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in time_zone_names():
+        raise ValidationError("Choose a time zone from the list, e.g. Europe/Rome.", code="invalid")
 
 
 class User(AbstractUser):
@@ -35,6 +52,13 @@ class User(AbstractUser):
         default=True,
         help_text="An email when your time to move is running out.",
     )
+    time_zone = models.CharField(
+        "Time zone",
+        max_length=TIME_ZONE_MAX_LENGTH,
+        blank=True,
+        validators=[validate_time_zone],
+        help_text="Times on the site and in emails are shown in this zone (empty: UTC).",
+    )
 
     class Meta:
         constraints = [
@@ -51,3 +75,10 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return str(self)
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo | None:
+        """The player's time zone, or None (the site's default) if unset or unknown."""
+        if self.time_zone and self.time_zone in time_zone_names():
+            return zoneinfo.ZoneInfo(self.time_zone)
+        return None

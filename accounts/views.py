@@ -8,16 +8,26 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 
-from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, EmailPreferencesForm
+from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, EmailPreferencesForm, TimeZoneForm
 
 PREFERENCES_FORM = "preferences"
+TIME_ZONE_FORM = "time_zone"
 
 
 @login_required
 def profile(request):
     user = request.user
     preferences_form = EmailPreferencesForm(instance=user)
-    if request.method == "POST" and request.POST.get("form") == PREFERENCES_FORM:
+    time_zone_form = TimeZoneForm(instance=user)
+    if request.method == "POST" and request.POST.get("form") == TIME_ZONE_FORM:
+        time_zone_form = TimeZoneForm(request.POST, instance=user)
+        if time_zone_form.is_valid():
+            time_zone_form.save(commit=False)
+            user.save(update_fields=["time_zone"])
+            messages.success(request, "Your time zone is saved.")
+            return redirect("accounts:profile")
+        form = DisplayNameForm(user=user)
+    elif request.method == "POST" and request.POST.get("form") == PREFERENCES_FORM:
         preferences_form = EmailPreferencesForm(request.POST, instance=user)
         if preferences_form.is_valid():
             preferences_form.save(commit=False)
@@ -49,5 +59,7 @@ def profile(request):
             "form": form,
             "preferences_form": preferences_form,
             "preferences_form_name": PREFERENCES_FORM,
+            "time_zone_form": time_zone_form,
+            "time_zone_form_name": TIME_ZONE_FORM,
         },
     )

@@ -24,8 +24,7 @@ def long_game(moves: int = 300) -> tuple[Game, object]:
     ]
     game = lobby.create_game(users[0], num_players=4)
     for user in users[1:]:
-        lobby.join(game, user)
-    lobby.start(game, users[0])
+        lobby.join(game, user)  # the last one starts the game
     game.refresh_from_db()
     rng = random.Random(7)
     while True:

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Times in the player's own zone (account setting, or the browser's for visitors).
+    "accounts.middleware.TimeZoneMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"

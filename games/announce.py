@@ -49,6 +49,22 @@ def invited(game: Game, user: Any, by: Any) -> None:
     _notify(user, "invited", game, f"invited:{game.pk}:{user.pk}", {"by": by.public_name})
 
 
+def table_full(game: Game) -> None:
+    """Every seat is taken of a game that does not start by itself: its creator may start it."""
+    _notify(game.creator, "table_full", game, f"table_full:{game.pk}:{game.seats.count()}")
+
+
+def invited_address(invitation: Any) -> None:
+    """An invitation to an address with no account: one email, sent after commit."""
+    from functools import partial
+
+    from django.db import transaction
+
+    from notifications.outbox import queue_address_invitation
+
+    transaction.on_commit(partial(queue_address_invitation, invitation.pk))
+
+
 def timed_out(game: Game, seat: Seat, step: int) -> None:
     if seat.user is not None:
         context = {"autopilot": seat.autopilot, "timeouts": seat.timeouts_in_row}

@@ -1,7 +1,8 @@
 """Vacations: a player may be away up to N days a calendar year; their turns' clocks pause.
 
-An absence covers whole days (midnight to midnight in the site's time zone). Adding or removing
-one re-schedules every game in which the player is to act now.
+An absence covers whole days (midnight to midnight in the player's own time zone, which
+accounts.middleware activates). Adding or removing one re-schedules every game in which the
+player is to act now.
 """
 
 from __future__ import annotations

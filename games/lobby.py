@@ -1,7 +1,9 @@
 """Forming a game: creating it, filling seats (join, invite, invite link, bot), starting it.
 
 Each function checks who may do what and raises a GameError with the player's message;
-the views stay thin.
+the views stay thin. When the last seat is taken the game starts by itself (``auto_start``,
+on by default), or its creator is told the table is full: a full table that waits silently
+would stall an asynchronous game for days.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from django.utils import timezone
 
 from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotAllowed
-from games.models import SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
+from games.models import BOT_NAMES, SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
 ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
@@ -29,6 +31,8 @@ def create_game(
     options: dict[str, Any] | None = None,
     time_limit: timedelta = timedelta(days=3),
     is_public: bool = True,
+    name: str = "",
+    auto_start: bool = True,
 ) -> Game:
     try:
         trial = rules.new_game(num_players, 0, options)  # validates count and options
@@ -40,10 +44,12 @@ def create_game(
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
+            name=name,
             num_players=num_players,
             options=options,
             time_limit=time_limit,
             is_public=is_public,
+            auto_start=auto_start,
         )
         Seat.objects.create(game=game, user=creator)
     return game
@@ -72,10 +78,14 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
         if _free_seats(game) <= 0:
             raise Conflict("All seats of this game are taken.")
         try:
-            seat = Seat.objects.create(game=game, user=user)
+            with transaction.atomic():
+                seat = Seat.objects.create(game=game, user=user)
         except IntegrityError:
             raise Conflict("You already have a seat in this game.") from None
         game.invitations.filter(user=user).delete()
+        _when_full(game, by=user)
+    if game.is_active:
+        queue_bots(game)
     return seat
 
 
@@ -86,7 +96,23 @@ def add_bot(game: Game, by: Any, bot: str = "greedy") -> Seat:
             raise NotAllowed("Only the game's creator can seat a bot.")
         if _free_seats(game) <= 0:
             raise Conflict("All seats of this game are taken.")
-        return Seat.objects.create(game=game, bot=bot)
+        taken = set(game.seats.exclude(bot="").values_list("bot_name", flat=True))
+        bot_name = next(name for name in BOT_NAMES if name not in taken)
+        seat = Seat.objects.create(game=game, bot=bot, bot_name=bot_name)
+        _when_full(game, by=by)
+    if game.is_active:
+        queue_bots(game)
+    return seat
+
+
+def _when_full(game: Game, *, by: Any) -> None:
+    """The last seat was just taken: start, or tell the creator (unless they took it)."""
+    if _free_seats(game) > 0:
+        return
+    if game.auto_start:
+        _deal(game)
+    elif by != game.creator:
+        announce.table_full(game)
 
 
 def remove_seat(game: Game, by: Any, seat_id: int) -> None:
@@ -120,13 +146,20 @@ def cancel(game: Game, by: Any) -> None:
         game.save(update_fields=["status", "updated"])
 
 
+def _check_can_invite(game: Game, by: Any) -> None:
+    if by != game.creator:
+        raise NotAllowed("Only the game's creator can invite players.")
+    if _free_seats(game) <= 0:
+        raise Conflict("Every seat is taken; there is nobody left to invite.")
+
+
 def invite(game: Game, by: Any, display_name: str) -> Invitation:
+    """Invite a player by display name; the invitation (and its email) names the real player."""
     User = get_user_model()
     name = (display_name or "").strip()
     with transaction.atomic():
         game = _lock_open(game)
-        if not game.seats.filter(user=by).exists():
-            raise NotAllowed("Only players of this game can invite others.")
+        _check_can_invite(game, by)
         user = User.objects.filter(display_name__iexact=name).exclude(display_name="").first()
         if user is None:
             raise IllegalMove(f'There is no player called "{name}".')
@@ -140,31 +173,87 @@ def invite(game: Game, by: Any, display_name: str) -> Invitation:
     return invitation
 
 
+def invite_by_email(game: Game, by: Any, email: str) -> Invitation:
+    """Invite whoever reads this address. An account with it (a confirmed address) is invited
+    like by name; an address without one gets an email whose link leads through sign-up to
+    the seat. Either way the inviter learns nothing about accounts: the same answer, and the
+    invitation is listed under the address, shown to the creator only."""
+    address = email.strip()
+    with transaction.atomic():
+        game = _lock_open(game)
+        _check_can_invite(game, by)
+        existing = game.invitations.filter(email__iexact=address).first()
+        if existing is not None:
+            return existing
+        user = account_with_address(address)
+        known = user is not None and (
+            game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+        )
+        if known:  # seated or invited already: the address is listed, nobody is emailed again
+            return Invitation.objects.create(game=game, email=address, invited_by=by)
+        invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
+        if user is not None:
+            announce.invited(game, user, by)
+        else:
+            announce.invited_address(invitation)
+    return invitation
+
+
+def account_with_address(address: str) -> Any:
+    """The account that confirmed this email address, if any."""
+    from allauth.account.models import EmailAddress
+
+    found = (
+        EmailAddress.objects.filter(email__iexact=address, verified=True)
+        .select_related("user")
+        .first()
+    )
+    return found.user if found is not None else None
+
+
+def link_invitations(user: Any, address: str) -> int:
+    """A new account confirmed this address: invitations sent to it become the account's."""
+    invited_games = Invitation.objects.filter(user=user).values("game_id")
+    seated_games = Seat.objects.filter(user=user).values("game_id")
+    return (
+        Invitation.objects.filter(email__iexact=address, user=None, game__status=Game.Status.OPEN)
+        .exclude(game_id__in=invited_games)
+        .exclude(game_id__in=seated_games)
+        .update(user=user)
+    )
+
+
 def start(game: Game, by: Any) -> Game:
-    """All seats taken: draw the seat order from the seed and deal the game."""
+    """The creator starts a full table (games created without auto-start)."""
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
             raise NotAllowed("Only the game's creator can start it.")
-        seats = list(game.seats.order_by("joined", "pk"))
-        if len(seats) < game.num_players:
+        if _free_seats(game) > 0:
             raise Conflict("Every seat must be taken before the game can start.")
-        random.Random(f"{game.seed}/seats").shuffle(seats)
-        for number, seat in enumerate(seats):
-            seat.number = number
-            seat.colour = SEAT_COLOURS[number]
-            seat.save(update_fields=["number", "colour"])
-        state = game.initial_state()
-        game.status = Game.Status.ACTIVE
-        game.store_state(state)
-        game.version += 1
-        game.start_turn_clock()
-        game.save()
-        game.invitations.all().delete()
-        announce.game_started(game)
-        announce.turn_passed(game, 0)
+        _deal(game)
     queue_bots(game)
     return game
+
+
+def _deal(game: Game) -> None:
+    """All seats taken: draw the seat order from the seed and deal the game (in the caller's
+    transaction, with the game locked)."""
+    seats = list(game.seats.order_by("joined", "pk"))
+    random.Random(f"{game.seed}/seats").shuffle(seats)
+    for number, seat in enumerate(seats):
+        seat.number = number
+        seat.colour = SEAT_COLOURS[number]
+        seat.save(update_fields=["number", "colour"])
+    state = game.initial_state()
+    game.status = Game.Status.ACTIVE
+    game.store_state(state)
+    game.version += 1
+    game.start_turn_clock()
+    game.save()
+    game.invitations.all().delete()
+    announce.game_started(game)
+    announce.turn_passed(game, 0)
 
 
 def reclaim_seat(game: Game, user: Any) -> None:
@@ -173,7 +262,7 @@ def reclaim_seat(game: Game, user: Any) -> None:
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        updated = game.seats.filter(user=user, autopilot=True).update(
+        updated = game.seats.filter(user=user, autopilot=True, resigned_at=None).update(
             autopilot=False, timeouts_in_row=0
         )
         if updated and game.is_active:

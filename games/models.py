@@ -26,6 +26,9 @@ TIME_LIMITS = [
     (timedelta(days=14), "14 days"),
 ]
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
+# Bots are named after Florentines of the towers' age: distinct in a game, and readable in a log.
+BOT_NAMES = ["Lorenzo", "Cosimo", "Lucrezia", "Filippo", "Bianca", "Giotto"]
+GAME_NAME_MAX_LENGTH = 60
 
 
 def new_token() -> str:
@@ -46,7 +49,13 @@ class Game(models.Model):
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_games"
     )
+    name = models.CharField(
+        max_length=GAME_NAME_MAX_LENGTH, blank=True, help_text="Optional; shown as the title."
+    )
     num_players = models.PositiveSmallIntegerField()
+    auto_start = models.BooleanField(
+        default=True, help_text="Start by itself when the last seat is taken."
+    )
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField(default=new_seed)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -77,7 +86,12 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk}"
+        return self.title
+
+    @property
+    def title(self) -> str:
+        """The game's name if it has one, else its number."""
+        return self.name or f"Game {self.pk}"
 
     @property
     def time_limit_label(self) -> str:
@@ -121,6 +135,11 @@ class Game(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def ended_by_resignation(self) -> bool:
+        """Finished without the engine's end: a resignation ended it (see games.resign)."""
+        return self.is_finished and not (self.state or {}).get("final")
+
     def start_turn_clock(self) -> None:
         """A new turn: its deadline and first reminder, pushed back by the player's absences."""
         from games.clock import schedule_turn
@@ -137,13 +156,20 @@ class Seat(models.Model):
         on_delete=models.CASCADE,
         related_name="seats",
     )
-    bot = models.CharField(max_length=20, blank=True, help_text="Bot name, empty for a person.")
+    bot = models.CharField(max_length=20, blank=True, help_text="Bot kind, empty for a person.")
+    bot_name = models.CharField(max_length=20, blank=True, help_text="What the bot is called.")
     number = models.PositiveSmallIntegerField(null=True, blank=True)
     colour = models.CharField(max_length=10, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     autopilot = models.BooleanField(
         default=False, help_text="The bot keeps this player's seat after repeated timeouts."
+    )
+    resigned_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the player conceded; a bot plays on, for good."
+    )
+    resigned_step = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The game's step at the resignation (for the log)."
     )
 
     class Meta:
@@ -170,29 +196,58 @@ class Seat(models.Model):
         return bool(self.bot) or self.autopilot
 
     @property
+    def has_resigned(self) -> bool:
+        return self.resigned_at is not None
+
+    @property
     def name(self) -> str:
         if self.is_bot:
-            suffix = "" if self.number is None else f" {self.number + 1}"
-            return f"Bot {self.bot.capitalize()}{suffix}"
+            return f"Bot {self.bot_name or self.bot.capitalize()}"
         return self.user.public_name if self.user else "Open seat"
 
     @property
     def label(self) -> str:
+        if self.has_resigned:
+            return f"{self.name} (resigned, bot playing)"
         return f"{self.name} (bot playing)" if self.autopilot else self.name
 
 
 class Invitation(models.Model):
+    """An invited player: an account (by display name, or by an address that has one) or an
+    email address that has no account yet; that one is linked to the account made with it."""
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+    )
+    email = models.EmailField(
+        blank=True, help_text="The address typed by the inviter; shown to them only."
     )
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     created = models.DateTimeField(auto_now_add=True)
+    email_sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="Claimed by a conditional update: sent once."
+    )
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["game", "user"], name="unique_invitation")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="unique_invitation"),
+            models.UniqueConstraint(
+                fields=["game", "email"],
+                name="unique_email_invitation",
+                condition=~models.Q(email=""),
+            ),
+        ]
+
+    @property
+    def by_email(self) -> bool:
+        return bool(self.email)
 
 
 class Move(models.Model):
@@ -201,8 +256,14 @@ class Move(models.Model):
         help_text="1 for the first move; equals the version after it."
     )
     seat = models.PositiveSmallIntegerField()
+    turn = models.PositiveIntegerField(
+        default=0, help_text="The engine's turn number (1 for the first turn) the move belongs to."
+    )
     action = models.JSONField()
     log = models.JSONField(default=list, help_text="Public log lines with {seat} tokens.")
+    changes = models.JSONField(
+        default=dict, blank=True, help_text="What the move changed, public parts only."
+    )
     by_bot = models.BooleanField(default=False)
     timeout = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
@@ -210,6 +271,7 @@ class Move(models.Model):
     class Meta:
         ordering = ["seq"]
         constraints = [models.UniqueConstraint(fields=["game", "seq"], name="unique_move_seq")]
+        indexes = [models.Index(fields=["game", "turn"], name="move_game_turn")]
 
     def __str__(self) -> str:
         return f"{self.game} move {self.seq}"

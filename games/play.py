@@ -63,7 +63,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         except rules.IllegalAction as exc:
             raise IllegalMove(str(exc)) from None
         canonical = next(a for a in rules.legal_actions(state) if a == action)
-        record_move(game, seat, canonical, new_state)
+        record_move(game, seat, canonical, new_state, before=state)
         if game.seat_rows[seat][3]:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
@@ -93,17 +93,26 @@ def record_move(
     *,
     by_bot: bool = False,
     timeout: bool = False,
+    before: rules.State | None = None,
 ) -> None:
-    """Store the move and the new cached state, or raise Conflict if someone got there first."""
+    """Store the move and the new cached state, or raise Conflict if someone got there first.
+
+    ``before`` is the state the action was applied to (read from the game's cache if not
+    given): the move keeps its turn number and what it changed, for the log and highlights.
+    """
     turn_passed = rules.acting_seat(new_state) != game.acting_seat
+    if before is None:
+        before = game.load_state()
     # Called inside the caller's transaction: a clash rolls all of it back.
     try:
         Move.objects.create(
             game=game,
             seq=new_state.step,
             seat=seat,
+            turn=before.turn_no,
             action=action,
             log=rules.log_tokens(new_state),
+            changes=rules.changes(before, new_state),
             by_bot=by_bot,
             timeout=timeout,
         )
@@ -175,7 +184,8 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             state = game.load_state()
             rng = random.Random(f"{game.seed}/bot/{state.step}")
             action = BOTS.get(seat.bot or "greedy", bots.greedy)(state, rng)
-            record_move(game, seat.number, action, rules.apply_action(state, action), by_bot=True)
+            new_state = rules.apply_action(state, action)
+            record_move(game, seat.number, action, new_state, by_bot=True, before=state)
         played += 1
     log.warning("bots of game %s stopped after %s steps", game_id, max_steps)
     return played

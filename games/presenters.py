@@ -1,7 +1,8 @@
 """Turning the engine's player_view and legal actions into what the game page draws.
 
-Only player_view output reaches a template, so nothing hidden can leak into a page; this module
-adds names, labels and grouping, and no game knowledge beyond reading the view.
+Only player_view output (and the public changes stored with the moves) reaches a template, so
+nothing hidden can leak into a page; this module adds names, labels, costs in words, grouping
+and highlights, and no game knowledge beyond reading the view.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.text import slugify
+
 from games import rules
 from games.rules.data import CARD_KIND, CARD_TEXT, COLORS
+from games.rules.words import ordinal, plural
 
 PHASES = [
     ("choose", "Choose a card"),
@@ -21,14 +25,10 @@ PHASES = [
     ("limits", "Limits"),
 ]
 PENDING_PROMPTS = {
-    "card_cost": "Pay for the card: one brick onto each card to its left.",
     "event": "Resolve the event, or cancel it with a Patrician.",
-    "fire": "Storehouse Fire: choose the bricks that burn.",
     "botch": "Botch: choose the tower that loses a brick.",
     "collapse": "Collapse: choose the tower that falls.",
-    "exchange_pay": "Exchange: pay the bricks onto the card.",
-    "exchange_take": "Exchange: take one brick from the card.",
-    "build_cost": "Pay the construction cost.",
+    "exchange_take": "Exchange: take one of the bricks that lay on the card.",
     "alchemist_give": "Alchemist: choose a brick to give to the pouch.",
     "alchemist_take": "Alchemist: choose a brick to take from the pouch.",
     "smuggler_take": "Smuggler: choose a brick to take from another player.",
@@ -38,15 +38,22 @@ PENDING_PROMPTS = {
     "patrician": "Patrician: choose a card to discard.",
 }
 PHASE_PROMPTS = {
-    "choose": "Choose a card from the row.",
-    "exchange": "Exchange bricks with a row card, or go on to building.",
-    "build": "Build towers: one brick at a time.",
-    "fulfil": "Fulfil commissions with towers of the exact height.",
-    "limits": "Discard down to your limits.",
+    "choose": "Choose a card from the row. The leftmost is free; each card further right "
+    "costs one brick more, paid onto the cards to its left.",
+    "exchange": "Exchange: once a turn, pay {price} bricks onto a row card that has bricks and "
+    "take one of those. Or go on to building.",
+    "build": "Build towers, one brick at a time (at most 6 this turn).",
+    "fulfil": "Fulfil commissions with towers of exactly their height.",
+    "limits": "Check your limits.",
 }
 LETTER = {c: c[0].upper() for c in COLORS}
 LETTER["purple"] = "P"
 LETTER["pink"] = "K"
+
+
+def card_anchor(card: str) -> str:
+    """The card's section on the rules page (/rules/#card-major-privilege)."""
+    return f"card-{slugify(card)}"
 
 
 @dataclass
@@ -55,10 +62,15 @@ class Choice:
     action: dict[str, Any]
     color: str = ""
     detail: str = ""  # shown apart from the label, e.g. a card's price
+    bricks: list[dict[str, Any]] = field(default_factory=list)  # e.g. a row card's bricks
 
     @property
     def payload(self) -> str:
         return json.dumps(self.action, separators=(",", ":"))
+
+    @property
+    def title(self) -> str:
+        return f"{self.label} ({self.detail})" if self.detail else self.label
 
 
 @dataclass
@@ -70,8 +82,8 @@ class ChoiceGroup:
 def seal_marks(names: list[str]) -> list[str]:
     """What each seat's seals show: the initial, or more where two players share one.
 
-    Seals are told apart by these letters as well as by colour ("Bot Greedy 2" and "Bot Greedy
-    3" become B2 and B3, Anna and Alex An and Al).
+    Seals are told apart by these letters as well as by colour ("Bot Lorenzo" and "Bot
+    Cosimo" become BL and BC, Anna and Alex An and Al).
     """
     initials = [(name.strip()[:1] or "?").upper() for name in names]
     marks = list(initials)
@@ -95,24 +107,29 @@ def _tower_name(view: dict[str, Any], seat: int, index: int) -> str:
     return f"{tower['color']} tower of {tower['height']}"
 
 
+def _row_card(view: dict[str, Any], slot: int) -> str:
+    row = view["row"]
+    return row[slot]["card"] if 0 <= slot < len(row) else "the card"
+
+
 def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tuple[str, str]:
     """(group, label) for one legal action, in the words of the game."""
     kind = action["type"]
     me = view["acting_seat"]
-    pending = (view["pending"] or {}).get("kind")
+    pending = view["pending"] or {}
     if kind == "choose_card":
         card = view["row"][action["slot"]]
         return "Choose a card", f"Take {card['card']}"
     if kind == "pay_brick":
         where = {
-            "card_cost": "onto the next card",
-            "exchange_pay": "onto the card",
+            "card_cost": f"onto {_row_card(view, pending.get('onto', 0))}",
+            "exchange_pay": f"onto {_row_card(view, pending.get('slot', 0))}",
             "build_cost": "to the pouch",
             "fire": "to the fire",
             "alchemist_give": "to the pouch",
             "smuggler_give": "to the other player",
             None: "to the pouch",
-        }.get(pending, "")
+        }.get(pending.get("kind"), "")
         return "Pay a brick", f"{action['color']} {where}".strip()
     if kind == "take_brick":
         if "seat" in action:
@@ -166,18 +183,45 @@ def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
     return ""
 
 
-ORDINALS = ["1st", "2nd", "3rd", "4th", "5th", "6th"]
+def _bricks(count: int) -> str:
+    return plural(count, "brick")
+
+
+def build_detail(view: dict[str, Any]) -> str:
+    """What one more brick costs: "3rd brick this turn: cost 0 → 1"."""
+    turn = view["turn"]
+    built, costs = turn["built"], turn["build_costs"]
+    now, then = costs[built], costs[built + 1]
+    which = f"{ordinal(built + 1)} brick this turn"
+    if then == now:
+        return f"{which}: no extra cost" if now else f"{which}: free"
+    return f"{which}: cost {now} → {then}"
 
 
 def detail(view: dict[str, Any], action: dict[str, Any]) -> str:
-    """A second line for a button: what taking a row card costs ("free", "2 bricks"), or which
-    row card an exchange means (two copies of a card can lie in the row)."""
-    if action["type"] == "choose_card":
+    """A second line for a button: what it costs ("free", "2 bricks", "cost 1 → 3"), or which
+    row card it means (two copies of a card can lie in the row)."""
+    kind = action["type"]
+    if kind == "choose_card":
         cost = view["row"][action["slot"]]["cost"]
-        return "free" if cost == 0 else f"{cost} brick{'s' if cost > 1 else ''}"
-    if action["type"] in ("exchange", "pick_slot"):
-        return f"{ORDINALS[action['slot']]} card"
+        return "free" if cost == 0 else _bricks(cost)
+    if kind == "exchange":
+        return f"{ordinal(action['slot'] + 1)} card · pay {view['turn']['exchange_price']}, take 1"
+    if kind == "pick_slot":
+        return f"{ordinal(action['slot'] + 1)} card"
+    if kind == "build" and view["turn"]["built"] < len(view["turn"]["build_costs"]) - 1:
+        return build_detail(view)
+    if kind == "end_phase" and view["phase"] == "build" and view["turn"]["build_cost"]:
+        return f"pay {_bricks(view['turn']['build_cost'])}"
     return ""
+
+
+def _choice(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> Choice:
+    _, text = label(view, action, names)
+    bricks = []
+    if action["type"] in ("choose_card", "exchange", "pick_slot"):
+        bricks = bricks_list(view["row"][action["slot"]]["bricks"])
+    return Choice(text, action, brick_color(view, action), detail(view, action), bricks)
 
 
 def action_groups(
@@ -185,15 +229,59 @@ def action_groups(
 ) -> list[ChoiceGroup]:
     groups: dict[str, ChoiceGroup] = {}
     for action in legal:
-        group, text = label(view, action, names)
-        groups.setdefault(group, ChoiceGroup(group)).choices.append(
-            Choice(text, action, brick_color(view, action), detail(view, action))
-        )
+        group, _ = label(view, action, names)
+        groups.setdefault(group, ChoiceGroup(group)).choices.append(_choice(view, action, names))
     finish = groups.pop("Finish", None)
     ordered = list(groups.values())
     if finish:
         ordered.append(finish)
     return ordered
+
+
+def board_choices(
+    view: dict[str, Any], legal: list[dict[str, Any]], names: list[str]
+) -> dict[str, dict[Any, Choice]]:
+    """The legal actions the board's own pieces stand for, so the board can be clicked: a row
+    card, a brick on it, a commission square, a tower, a storehouse brick, a pouch brick, the
+    Campanile. The side panel offers the same actions (and every other one) as buttons."""
+    me = view["acting_seat"]
+    towers = view["players"][me]["towers"] if me is not None else []
+    pending = view["pending"] or {}
+    found: dict[str, dict[Any, Choice]] = {
+        "row": {},
+        "row_bricks": {},
+        "squares": {},
+        "towers": {},
+        "store": {},
+        "pouch": {},
+        "church": {},
+    }
+    for action in legal:
+        kind, choice = action["type"], _choice(view, action, names)
+        if kind in ("choose_card", "exchange", "pick_slot"):
+            found["row"][action["slot"]] = choice
+        elif kind in ("pay_brick", "build") and "color" in action:
+            found["store"][(me, action["color"])] = choice
+        elif kind in ("build", "pick_tower"):
+            found["towers"][(action.get("seat", me), action["tower"])] = choice
+        elif kind == "take_brick" and "seat" in action:
+            found["store"][(action["seat"], action["color"])] = choice
+        elif kind == "take_brick" and pending.get("kind") == "exchange_take":
+            found["row_bricks"][(pending["slot"], action["color"])] = choice
+        elif kind == "take_brick":
+            found["pouch"][action["color"]] = choice
+        elif kind == "fulfil":
+            tower = towers[action["tower"]]
+            key = (tower["color"], action["level"])
+            # Where two towers could fulfil a square, a click takes the exact height.
+            if key not in found["squares"] or tower["height"] == action["level"]:
+                found["squares"][key] = choice
+        elif kind == "seal_campanile":
+            found["church"]["Campanile"] = choice
+    return found
+
+
+# --- what the panel says -------------------------------------------------------------------
 
 
 def prompt(view: dict[str, Any]) -> str:
@@ -202,10 +290,161 @@ def prompt(view: dict[str, Any]) -> str:
     pending = view["pending"]
     if pending:
         return PENDING_PROMPTS.get(pending["kind"], "")
-    return PHASE_PROMPTS.get(view["phase"], "")
+    return PHASE_PROMPTS.get(view["phase"], "").format(price=view["turn"]["exchange_price"])
 
 
-def board_towers(view: dict[str, Any], names: list[str], colours: list[str]) -> list[dict]:
+def payment(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A payment in progress: what it is for, "2 of 3 paid", and the bricks paid so far."""
+    pending = view["pending"]
+    if not pending or "due" not in pending:
+        return None
+    kind, due, paid = pending["kind"], pending["due"], pending.get("paid", [])
+    what = {
+        "card_cost": f"Pay for {_row_card(view, pending.get('slot', 0))}: one brick onto each "
+        "card to its left.",
+        "exchange_pay": f"Exchange with {_row_card(view, pending.get('slot', 0))}: pay "
+        f"{_bricks(due)} onto it, then take one of the bricks that lay on it.",
+        "build_cost": f"Construction cost for {_bricks(view['turn']['built'])} this turn: "
+        f"{_bricks(due)} to the pouch.",
+        "fire": f"Storehouse Fire: {_bricks(due)} of your choice burn.",
+    }.get(kind, "")
+    word = "burnt" if kind == "fire" else "paid"
+    progress = f"{len(paid)} of {due} {word}"
+    if kind == "card_cost" and len(paid) < due:
+        progress += f"; the next brick goes onto {_row_card(view, pending['onto'])}"
+    return {
+        "what": what,
+        "progress": progress,
+        "paid": [{"color": c, "letter": LETTER[c]} for c in paid],
+        "left": range(due - len(paid)),
+    }
+
+
+def build_costs(view: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The construction cost table during the build phase, with this player's discounts."""
+    if view["phase"] != "build" or view["pending"]:
+        return None
+    costs, built = view["turn"]["build_costs"], view["turn"]["built"]
+    return [
+        {"bricks": n, "cost": costs[n], "now": n == built, "next": n == built + 1}
+        for n in range(1, len(costs))
+    ]
+
+
+def limits(view: dict[str, Any]) -> list[str]:
+    """What the limits phase asks: how many bricks to return, cards to discard."""
+    if view["phase"] != "limits" or view["acting_seat"] is None:
+        return []
+    me = view["players"][view["acting_seat"]]
+    lines = []
+    over = me["store_count"] - me["store_limit"]
+    if over > 0:
+        lines.append(
+            f"Storehouse {me['store_count']} of {me['store_limit']}: return {_bricks(over)} "
+            "of your choice to the pouch."
+        )
+    limit = me["card_limit"]
+    if limit is not None and me["card_count"] > limit:
+        lines.append(
+            f"Cards {me['card_count']} of {limit}: discard personnel or buildings down to "
+            f"{limit} (celebrations stay)."
+        )
+    return lines
+
+
+def _closed_words(color: str, level: dict[str, Any], names: list[str]) -> str:
+    why = level["why"]
+    if why == "below":
+        return f"{level['level']} is below the lowest commission (3)"
+    if why == "above":
+        return f"{level['level']} is above the highest commission (8)"
+    if why == "sealed":
+        seat = level["seat"]
+        by = "a neutral seal" if seat < 0 else names[seat]
+        return f"{color} {level['level']} is sealed by {by}"
+    later = level["balcony_next"]
+    return (
+        f"{color} {level['level']} is balcony {level['balcony']}, which comes after balcony {later}"
+    )
+
+
+def fulfil_blocked(view: dict[str, Any], names: list[str]) -> str:
+    """Why nothing can be fulfilled this turn, in words ("" when something can)."""
+    blocked = view["turn"].get("fulfil_blocked")
+    if not blocked:
+        return ""
+    reason = blocked["reason"]
+    if reason == "no_seals":
+        return "Nothing to fulfil: you have no seals left."
+    if reason == "campanile":
+        return (
+            "Nothing to fulfil: the Campanile stands, and you must first seal it with a white "
+            "tower of exactly 3 levels."
+        )
+    if reason == "no_towers":
+        return "Nothing to fulfil: you have no towers."
+    parts = []
+    for tower in blocked["towers"]:
+        color, height = tower["color"], tower["height"]
+        reasons = "; ".join(_closed_words(color, lv, names) for lv in tower["levels"])
+        if blocked["architect"]:
+            parts.append(f"your {color} tower of {height} (±1 with the Architect): {reasons}")
+        else:
+            parts.append(f"your {color} tower of {height}: {reasons}")
+    return (
+        "Nothing to fulfil: no tower of yours is exactly as high as an open commission of its "
+        "colour — " + "; ".join(parts) + "."
+    )
+
+
+# --- the board -----------------------------------------------------------------------------
+
+
+@dataclass
+class Highlights:
+    """What the last turn changed (the turn in progress, or the one just ended if the current
+    one has no step yet), from the public changes stored with its moves."""
+
+    seat: int | None = None
+    squares: set[tuple[str, int]] = field(default_factory=set)
+    row: set[int] = field(default_factory=set)
+    towers: set[tuple[int, int]] = field(default_factory=set)  # the last step's only
+    stores: set[int] = field(default_factory=set)
+    pp: dict[int, int] = field(default_factory=dict)
+    pouch: bool = False
+    church: bool = False
+
+
+def highlights(moves: list[Any], turn_no: int) -> Highlights:
+    """``moves``: the moves loaded for the log, oldest first (with turn, seat, changes)."""
+    current = [m for m in moves if m.turn == turn_no]
+    shown = current or [m for m in moves if m.turn == turn_no - 1]
+    found = Highlights(seat=shown[-1].seat if shown else None)
+    for move in shown:
+        changes = move.changes or {}
+        found.squares.update((c, lv) for c, lv in changes.get("sealed", []))
+        found.row.update(changes.get("row", []))
+        found.pouch = found.pouch or changes.get("pouch", False)
+        found.church = found.church or changes.get("church", False)
+        for seat, entry in changes.get("players", {}).items():
+            seat = int(seat)
+            if entry.get("store"):
+                found.stores.add(seat)
+            if entry.get("pp"):
+                found.pp[seat] = found.pp.get(seat, 0) + entry["pp"]
+    if shown:
+        for seat, entry in (shown[-1].changes or {}).get("players", {}).items():
+            found.towers.update((int(seat), i) for i in entry.get("towers", []))
+    return found
+
+
+def board_towers(
+    view: dict[str, Any],
+    names: list[str],
+    colours: list[str],
+    lit: Highlights,
+    squares: dict[Any, Choice],
+) -> list[dict]:
     """The six commission towers, top level first, with seals, balconies and openness."""
     marks = seal_marks(names)
     following = view["board"]["balcony_next"]
@@ -215,11 +454,14 @@ def board_towers(view: dict[str, Any], names: list[str], colours: list[str]) -> 
         owner = None
         if isinstance(seal, int):
             owner = {"name": names[seal], "colour": colours[seal], "initial": marks[seal]}
+        key = (square["color"], square["level"])
         towers[square["color"]].append(
             {
                 **square,
                 "owner": owner,
                 "next": bool(square["balcony"]) and square["balcony"] == following,
+                "changed": key in lit.squares,
+                "choice": squares.get(key),
             }
         )
     return [
@@ -233,23 +475,50 @@ def board_towers(view: dict[str, Any], names: list[str], colours: list[str]) -> 
     ]
 
 
-def game_context(
-    state: rules.State,
+def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[dict]:
+    pending = view["pending"] or {}
+    target = pending.get("slot") if pending.get("kind") in ("card_cost", "exchange_pay") else None
+    if pending.get("kind") == "exchange_take":
+        target = pending["slot"]
+    receiving = pending.get("onto") if pending.get("kind") == "card_cost" else None
+    row = []
+    for r in view["row"]:
+        slot = r["slot"]
+        row.append(
+            {
+                **r,
+                "text": CARD_TEXT[r["card"]],
+                "anchor": card_anchor(r["card"]),
+                "brick_list": [
+                    {**b, "choice": found["row_bricks"].get((slot, b["color"]))}
+                    for b in bricks_list(r["bricks"])
+                ],
+                "cost_tokens": range(r["cost"]),
+                "choice": found["row"].get(slot),
+                "target": slot == target,
+                "receiving": slot == receiving,
+                "changed": slot in lit.row,
+            }
+        )
+    return row
+
+
+def _players(
+    view: dict[str, Any],
     viewer: int | None,
     names: list[str],
     colours: list[str],
-    log: list[dict[str, Any]],
-) -> dict[str, Any]:
-    """Everything the board, panel and log partials need, from one seat's point of view."""
-    view = rules.player_view(state, viewer)
+    lit: Highlights,
+    found: dict[str, dict],
+    totals: list[int],
+) -> list[dict[str, Any]]:
     acting = view["acting_seat"]
-    my_turn = viewer is not None and acting == viewer
-    legal = rules.legal_actions(state) if my_turn else []
-    totals = rules.scores(state)
     marks = seal_marks(names)
     players = []
     for p in view["players"]:
         seat = p["seat"]
+        # Bricks laid in the turn shown: the acting player's, or those of the turn just ended.
+        marks_new = seat == acting or seat == lit.seat
         players.append(
             {
                 **p,
@@ -259,31 +528,69 @@ def game_context(
                 "seal_pips": range(p["seals_left"]),
                 "is_me": seat == viewer,
                 "is_acting": seat == acting,
-                "store_bricks": bricks_list(p["store"]),
+                "store_bricks": [
+                    {**b, "choice": found["store"].get((seat, b["color"]))}
+                    for b in bricks_list(p["store"])
+                ],
+                "store_changed": seat in lit.stores,
+                "pp_change": lit.pp.get(seat, 0),
                 "towers": [
                     {
                         **t,
                         "letter": LETTER[t["color"]],
                         # one entry per brick, bottom first: True for those added this turn
-                        "stack": [i >= t["height"] - t["added"] for i in range(t["height"])],
+                        "stack": [
+                            marks_new and i >= t["height"] - t["added"] for i in range(t["height"])
+                        ],
+                        "building": seat == acting and t["added"] > 0,
+                        "changed": (seat, i) in lit.towers,
+                        "choice": found["towers"].get((seat, i)),
                     }
-                    for t in p["towers"]
+                    for i, t in enumerate(p["towers"])
                 ],
                 "score": totals[seat],
             }
         )
+    return players
+
+
+def game_context(
+    state: rules.State,
+    viewer: int | None,
+    names: list[str],
+    colours: list[str],
+    moves: list[Any],
+) -> dict[str, Any]:
+    """Everything the board, panel and players partials need, from one seat's point of view.
+    ``moves``: the moves loaded for the log (oldest first); their stored changes light up
+    what the last turn did."""
+    view = rules.player_view(state, viewer)
+    acting = view["acting_seat"]
+    my_turn = viewer is not None and acting == viewer
+    legal = rules.legal_actions(state) if my_turn else []
+    found = board_choices(view, legal, names)
+    lit = highlights(moves, view["turn_no"])
+    players = _players(view, viewer, names, colours, lit, found, rules.scores(state))
     me = players[viewer] if viewer is not None else None
     hand = (
-        [{"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c]} for c in me["hand"]] if me else []
+        [
+            {"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c], "anchor": card_anchor(c)}
+            for c in me["hand"]
+        ]
+        if me
+        else []
     )
-    final = view["final"]
-    towers = board_towers(view, names, colours)
+    towers = board_towers(view, names, colours, lit, found["squares"])
     return {
         "view": view,
         "my_turn": my_turn,
         "acting_name": names[acting] if acting is not None else None,
         "phase_steps": [{"key": k, "name": n, "current": k == view["phase"]} for k, n in PHASES],
         "prompt": prompt(view),
+        "payment": payment(view) if my_turn else None,
+        "build_costs": build_costs(view) if my_turn else None,
+        "limits": limits(view) if my_turn else [],
+        "fulfil_blocked": fulfil_blocked(view, names) if my_turn else "",
         "groups": action_groups(view, legal, names),
         "can_undo": my_turn and rules.can_undo(state),
         "players": players,
@@ -294,38 +601,33 @@ def game_context(
             ({**sq, "color": t["color"]} for t in towers for sq in t["levels"] if sq["next"]), None
         ),
         "levels": sorted({sq["level"] for t in towers for sq in t["levels"]}, reverse=True),
-        "row": [
-            {
-                **r,
-                "text": CARD_TEXT[r["card"]],
-                "brick_list": bricks_list(r["bricks"]),
-                "cost_tokens": range(r["cost"]),
-            }
-            for r in view["row"]
-        ],
+        "row": _row(view, lit, found),
         "event": (
             {
                 **view["event"],
                 "text": CARD_TEXT[view["event"]["card"]],
+                "anchor": card_anchor(view["event"]["card"]),
                 "brick_list": bricks_list(view["event"]["bricks"]),
             }
             if view["event"]
             else None
         ),
-        "pouch": bricks_list(view["pouch"]),
+        "pouch": [
+            {**b, "choice": found["pouch"].get(b["color"])} for b in bricks_list(view["pouch"])
+        ],
+        "pouch_changed": lit.pouch,
         "church": [
-            {**c, "text": CARD_TEXT[c["card"]], "sealed_names": [names[s] for s in c["sealed"]]}
+            {
+                **c,
+                "text": CARD_TEXT[c["card"]],
+                "anchor": card_anchor(c["card"]),
+                "sealed_names": [names[s] for s in c["sealed"]],
+                "choice": found["church"].get(c["card"]),
+            }
             for c in view["church"]
         ],
-        "log": log,
-        "final": (
-            [
-                {**f, "name": names[i], "winner": i in final["winners"]}
-                for i, f in enumerate(final["players"])
-            ]
-            if final
-            else None
-        ),
+        "church_changed": lit.church,
+        "highlight_name": names[lit.seat] if lit.seat is not None else None,
         "end_tile_holder": (
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),

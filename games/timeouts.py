@@ -61,8 +61,8 @@ def _play_turn(game: Game, seat: int) -> int:
     rng = random.Random(f"{game.seed}/timeout/{state.step}")
     while rules.acting_seat(state) == seat:
         action = greedy(state, rng)
-        state = rules.apply_action(state, action)
-        record_move(game, seat, action, state, by_bot=True, timeout=True)
+        before, state = state, rules.apply_action(state, action)
+        record_move(game, seat, action, state, by_bot=True, timeout=True, before=before)
     game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])
     return first
 

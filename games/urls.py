@@ -24,5 +24,9 @@ urlpatterns = [
     path("games/<int:pk>/undo/", views.undo, name="undo"),
     path("games/<int:pk>/version/", views.version, name="version"),
     path("games/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
+    path("games/<int:pk>/resign/", views.resign, name="resign"),
+    path("games/<int:pk>/log/", views.game_log, name="log"),
+    path("rules/", views.rules_page, name="rules"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("games/away/", views.away, name="away"),
 ]

@@ -12,23 +12,25 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import away as absence_rules
 from games import lobby, play
 from games.errors import GameError, IllegalMove
-from games.forms import AbsenceForm, CreateGameForm, InviteForm
-from games.models import Game, Move, Seat
+from games.forms import AbsenceForm, CreateGameForm, InviteForm, ResignForm
+from games.gamelog import first_turn_shown, log_turns, resignation_notes
+from games.models import Absence, Game, Move, Seat
 from games.presenters import game_context
-from games.rules import format_line
-
-LOG_MOVES = 40
+from games.resign import resign as resign_seat
+from games.results import standings
 
 
 @require_GET
@@ -44,6 +46,27 @@ def home(request: HttpRequest) -> HttpResponse:
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness probe for load balancers: answers without touching the database."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+healthz.skip_user_time_zone = True  # accounts.middleware: no session or user lookup
+
+
+@require_GET
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on every site; the icon itself is a static file."""
+    return redirect(static("favicon.ico"), permanent=True)
+
+
+favicon.skip_user_time_zone = True
+
+
+@require_GET
+def rules_page(request: HttpRequest) -> HttpResponse:
+    """The rules as this site plays them; the game page links its phases and cards here."""
+    from games.rules_help import rules_context
+
+    return render(request, "games/rules.html", rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -147,10 +170,12 @@ def create(request: HttpRequest) -> HttpResponse:
         try:
             game = lobby.create_game(
                 request.user,
+                name=data["name"],
                 num_players=data["num_players"],
                 options=form.options(),
                 time_limit=timedelta(seconds=int(data["time_limit"])),
                 is_public=data["is_public"],
+                auto_start=data["auto_start"],
             )
         except GameError as exc:
             form.add_error(None, exc.message)
@@ -159,7 +184,10 @@ def create(request: HttpRequest) -> HttpResponse:
     return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
 
 
-def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> HttpResponse:
+def _lobby_action(
+    request: HttpRequest, pk: int, run: Any, success: str | list[str]
+) -> HttpResponse:
+    """Run a lobby action; ``success`` is the message (or a list ``run`` fills in)."""
     game = _get_game_for_user(request, pk)
     try:
         run(game)
@@ -169,8 +197,9 @@ def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> Http
         if not request.htmx:
             response.status_code = 303
         return response
-    if success:
-        messages.success(request, success)
+    for text in [success] if isinstance(success, str) else success:
+        if text:
+            messages.success(request, text)
     return redirect(game_url(game))
 
 
@@ -217,12 +246,20 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest, pk: int) -> HttpResponse:
     form = InviteForm(request.POST)
-    name = form.data.get("display_name", "")
+    confirmation: list[str] = []
 
     def run(game: Game) -> None:
-        lobby.invite(game, request.user, name)
+        if not form.is_valid():
+            errors = form.errors.get("display_name") or ["Enter a display name or an address."]
+            raise IllegalMove(str(errors[0]))
+        if form.email:
+            lobby.invite_by_email(game, request.user, form.email)
+            confirmation.append(f"An invitation is on its way to {form.email}.")
+        else:
+            invitation = lobby.invite(game, request.user, form.cleaned_data["display_name"])
+            confirmation.append(f"{invitation.user.public_name} is invited.")
 
-    return _lobby_action(request, pk, run, f"{name.strip()} is invited.")
+    return _lobby_action(request, pk, run, confirmation)
 
 
 @require_GET
@@ -235,7 +272,15 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("user").order_by("number", "joined", "pk"))
+    """The seats with their players, and when each player's current absence ends (if away):
+    one query."""
+    now = timezone.now()
+    away = Absence.objects.filter(user=OuterRef("user_id"), starts__lte=now, ends__gt=now)
+    return list(
+        game.seats.select_related("user")
+        .annotate(away_until=Subquery(away.values("ends")[:1]))
+        .order_by("number", "joined", "pk")
+    )
 
 
 def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
@@ -244,20 +289,52 @@ def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
     return next((s.number for s in seats if s.user_id == request.user.pk), None)
 
 
-def _log(game: Game, names: list[str]) -> list[dict[str, Any]]:
-    moves = Move.objects.filter(game=game).only("seq", "log", "timeout").order_by("-seq")
-    moves = moves[:LOG_MOVES]
-    entries = []
-    for move in moves:
-        for line in move.log:
-            entries.append(
-                {"seq": move.seq, "text": format_line(line, names), "timeout": move.timeout}
-            )
-    return entries
+def _moves(game: Game, turn_no: int, *, whole: bool) -> list[Move]:
+    """The moves the log shows: every one (whole log), or those of the last few turns."""
+    moves = Move.objects.filter(game=game)
+    if not whole:
+        moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
+    return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
+
+
+def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
+    """The browser tab's title; it follows the game on every refresh."""
+    if game.is_finished:
+        return f"{game.title}: game over · Firenze"
+    if game.is_open or game.status == Game.Status.CANCELLED:
+        return f"{game.title}: {game.get_status_display().lower()} · Firenze"
+    if my_turn:
+        return f"(Your turn) {game.title} · Firenze"
+    return f"{game.title}: {acting_name} to play · Firenze"
+
+
+def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) -> None:
+    is_creator = request.user == game.creator
+    invitations = list(game.invitations.select_related("user")) if game.is_open else []
+    free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
+    context.update(
+        is_creator=is_creator,
+        free_seats=free_seats,
+        open_seat_slots=range(free_seats),
+        invite_form=InviteForm(),
+        invite_url=request.build_absolute_uri(
+            reverse("games:invite_link", args=[game.invite_token])
+        ),
+        invited_players=[i for i in invitations if not i.by_email and i.user_id],
+        invited_addresses=[i for i in invitations if i.by_email] if is_creator else [],
+        invited_elsewhere=0 if is_creator else sum(1 for i in invitations if i.by_email),
+        page_title=page_title(game, my_turn=False, acting_name=None),
+    )
 
 
 def _render_game(
-    request: HttpRequest, game: Game, *, error: str | None = None, partial: str | None = None
+    request: HttpRequest,
+    game: Game,
+    *,
+    error: str | None = None,
+    partial: str | None = None,
+    template: str = "games/game.html",
+    whole_log: bool = False,
 ) -> HttpResponse:
     seats = _seats(game)
     context: dict[str, Any] = {
@@ -266,32 +343,65 @@ def _render_game(
         "error": error,
         "token": request.GET.get("token", ""),
     }
-    template = "games/game.html"
     context["my_seat"] = next(
         (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
         None,
     )
     if game.is_open or game.status == Game.Status.CANCELLED:
-        context["is_creator"] = request.user == game.creator
-        context["invite_form"] = InviteForm()
-        context["invite_url"] = request.build_absolute_uri(
-            reverse("games:invite_link", args=[game.invite_token])
-        )
+        _forming_context(request, game, context)
         return render(request, "games/forming.html", context)
     names = [s.name for s in seats]
     colours = [s.colour for s in seats]
     viewer = _viewer_seat(request, seats)
-    context.update(game_context(game.load_state(), viewer, names, colours, _log(game, names)))
+    state = game.load_state()
+    whole_log = whole_log or game.is_finished
+    moves = _moves(game, state.turn_no, whole=whole_log)
+    context.update(game_context(state, viewer, names, colours, moves))
+    ended_early = game.ended_by_resignation
+    context["log"] = log_turns(
+        moves,
+        names,
+        colours,
+        notes=resignation_notes(seats, names, ended=ended_early),
+        game_over=game.is_finished and not ended_early,
+        bots=[s.number for s in seats if s.bot_plays],
+    )
+    context["whole_log"] = whole_log
+    context["standings"] = standings(state, seats) if game.is_finished else None
+    context["resigned_names"] = [s.name for s in seats if s.has_resigned]
+    for player, seat in zip(context["players"], seats, strict=True):
+        player["away_until"] = seat.away_until
+        player["resigned"] = seat.has_resigned
+        player["bot_plays"] = seat.bot_plays
+        player["is_bot"] = seat.is_bot
+    acting = next((s for s in seats if s.number == game.acting_seat), None)
+    context["acting_away_until"] = acting.away_until if acting and game.is_active else None
+    context["page_title"] = page_title(
+        game, my_turn=context["my_turn"], acting_name=context["acting_name"]
+    )
     if partial:
-        template = f"games/game.html#{partial}"
+        template = f"{template}#{partial}"
     return render(request, template, context)
 
 
+@never_cache
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page. Never cached by the browser: Back must not show a stale position whose
+    buttons the server then refuses (games.js also reloads a page restored from bfcache)."""
     game = _get_game_for_user(request, pk)
     partial = "game" if request.htmx and not request.htmx.boosted else None
     return _render_game(request, game, partial=partial)
+
+
+@never_cache
+@require_GET
+def game_log(request: HttpRequest, pk: int) -> HttpResponse:
+    """The whole log of a game, every turn from the first."""
+    game = _get_game_for_user(request, pk)
+    if game.is_open or game.status == Game.Status.CANCELLED:
+        return redirect(game_url(game))
+    return _render_game(request, game, template="games/log.html", whole_log=True)
 
 
 def _posted_version(request: HttpRequest) -> int | None:
@@ -352,6 +462,9 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+version.skip_user_time_zone = True  # the hot poll: no session, no user, no time zone
+
+
 # --- clock: taking a seat back, absences ----------------------------------------------------
 
 
@@ -363,6 +476,34 @@ def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
     lobby.reclaim_seat(game, request.user)
     messages.success(request, "Your seat is yours again; the bot has stopped playing for you.")
     return redirect(game_url(game))
+
+
+@login_required
+def resign(request: HttpRequest, pk: int) -> HttpResponse:
+    """Concede the game: a page that says what will happen, and a confirmation to tick."""
+    game = _get_game_for_user(request, pk, with_state=False)
+    seat = game.seats.filter(user=request.user).first()
+    if seat is None or not game.is_active or seat.has_resigned:
+        messages.error(request, "Only a player of a game in progress can resign it.")
+        return redirect(game_url(game))
+    form = ResignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = resign_seat(game.pk, request.user)
+        except GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "You resigned this game.")
+        return redirect(game_url(game))
+    staying = game.seats.filter(resigned_at=None).exclude(pk=seat.pk)
+    people = staying.filter(bot="").exists()
+    context = {
+        "game": game,
+        "form": form,
+        "ends_game": staying.count() <= 1 or not people,
+        "page_title": f"Resign {game.title} · Firenze",
+    }
+    return render(request, "games/resign.html", context, status=400 if form.errors else 200)
 
 
 @login_required

@@ -95,6 +95,32 @@ def _send(rows: list[Notification], build: Any) -> str:
     return Status.SENT
 
 
+def deliver_address_invitation(invitation_id: int) -> str:
+    """Send the one email of an invitation to an address without an account.
+
+    The invitation row is its own outbox row: whoever sets ``email_sent_at`` by a conditional
+    UPDATE sends; an SMTP error clears it again and raises, so the task retries.
+    """
+    from games.models import Invitation
+
+    claimed = Invitation.objects.filter(pk=invitation_id, email_sent_at=None).update(
+        email_sent_at=timezone.now()
+    )
+    if not claimed:
+        return "not claimed"
+    invitation = (
+        Invitation.objects.select_related("game", "invited_by").filter(pk=invitation_id).first()
+    )
+    if invitation is None or not invitation.game.is_open or invitation.user_id is not None:
+        return Status.SKIPPED
+    try:
+        emails.send(emails.address_invitation_message(invitation))
+    except SMTP_ERRORS:
+        Invitation.objects.filter(pk=invitation_id).update(email_sent_at=None)
+        raise
+    return Status.SENT
+
+
 def pending_after() -> timedelta:
     seconds = getattr(settings, "NOTIFICATIONS_PENDING_AFTER_SECONDS", None)
     return PENDING_AFTER if seconds is None else timedelta(seconds=float(seconds))

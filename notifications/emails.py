@@ -20,10 +20,12 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from games import rules
 from games.models import TIME_LIMITS, Game, Move, Seat
+from games.results import standings
 from notifications import links
 from notifications.models import Notification
 
@@ -48,7 +50,9 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
 
 def message(user: Any, template: str, context: dict[str, Any]) -> EmailMultiAlternatives:
     context = {**common_context(user), **context}
-    subject, text, html = render(template, context)
+    # Dates read in the player's own time zone (accounts.User.time_zone), as on the site.
+    with timezone.override(getattr(user, "zone", None) or timezone.get_default_timezone()):
+        subject, text, html = render(template, context)
     unsubscribe = context["unsubscribe_url"]
     email = EmailMultiAlternatives(
         subject=subject,
@@ -152,7 +156,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
     others = [s.name for s in seats if s is not mine]
     return {
         "game": game,
-        "game_title": f"Game {game.pk}",
+        "game_title": game.title,
         "game_url": links.game_url(game),
         "names": names,
         "players": names,
@@ -225,23 +229,36 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 
 
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    state = notification.game.load_state()
-    scores, winners = rules.scores(state), set(rules.winners(state))
-    names, mine = context["names"], context["my_seat"]
-    results = sorted(
-        (
-            {"name": names[seat], "score": score, "winner": seat in winners, "you": seat == mine}
-            for seat, score in enumerate(scores)
-        ),
-        key=lambda row: -row["score"],
-    )
-    winner_names = ["you" if seat == mine else names[seat] for seat in sorted(winners)]
+    game = notification.game
+    seats = list(game.seats.select_related("user"))
+    ranking = standings(game.load_state(), seats)
+    mine = context["my_seat"]
+    results = [
+        {
+            "name": row.name,
+            "score": row.pp,
+            "place": row.place_label,
+            "winner": row.winner,
+            "resigned": row.resigned,
+            "you": row.seat == mine,
+        }
+        for row in ranking
+    ]
+    won = [row.seat for row in ranking if row.winner]
+    winner_names = ["you" if seat == mine else context["names"][seat] for seat in sorted(won)]
+    resigned = [row.name for row in ranking if row.resigned]
     return {
         "results": results,
         "winners": join_names(winner_names),
-        "you_won": mine in winners,
-        "tie": len(winners) > 1,
+        "you_won": mine in won,
+        "tie": len(won) > 1,
+        "ended_by_resignation": game.ended_by_resignation,
+        "resigned": join_names(resigned),
     }
+
+
+def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    return {"login_url": links.login_url(notification.user, notification.game)}
 
 
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
@@ -251,4 +268,31 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
     Kind.GAME_STARTED: _game_started,
     Kind.TIMED_OUT: _timed_out,
     Kind.GAME_OVER: _game_over,
+    Kind.TABLE_FULL: _table_full,
 }
+
+
+def address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
+    """The invitation to an address with no account: no unsubscribe link (there is no
+    account to unsubscribe), one email only, and a link that leads through sign-up."""
+    game = invitation.game
+    context = {
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "by": invitation.invited_by.public_name,
+        "game_title": game.title,
+        "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
+        "num_players": game.num_players,
+        "time_limit": dict(TIME_LIMITS).get(game.time_limit, str(game.time_limit)),
+        "players": seat_names(list(game.seats.select_related("user"))),
+        "address": invitation.email,
+    }
+    subject, text, html = render("invited_by_email", context)
+    email = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[invitation.email],
+        headers={"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"},
+    )
+    email.attach_alternative(html, "text/html")
+    return email

@@ -26,6 +26,7 @@ class Notification(models.Model):
         REMINDER = "reminder", "Reminder"
         TIMED_OUT = "timed_out", "Timed out"
         GAME_OVER = "game_over", "Game over"
+        TABLE_FULL = "table_full", "Your table is full"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

@@ -87,6 +87,17 @@ def queue_send(notification_id: int) -> None:
         )
 
 
+def queue_address_invitation(invitation_id: int) -> None:
+    """Hand an invitation to an address (no account, so no outbox row) to a worker; the
+    invitation row itself is claimed before sending (delivery.deliver_address_invitation)."""
+    from notifications.tasks import send_address_invitation
+
+    try:
+        send_address_invitation.delay(invitation_id)
+    except Exception:
+        log.warning("invitation %s not queued", invitation_id, exc_info=True)
+
+
 def turn_window(game: Any, user: Any) -> dict[str, int]:
     """The moves a "your turn" email reports: after the player's last move (``since``, 0 if
     they have not moved yet) up to the latest one (``upto``). One query."""
@@ -168,11 +179,10 @@ def stale_reason(notification: Notification) -> str:
             moved = game.moves.filter(seat=seat.number, seq__gt=upto).exists()
             if moved:
                 return "they have moved since"
-    if kind == Kind.INVITED:
-        if game is None or not game.is_open:
-            return "the game is no longer open"
-        if game.seats.filter(user=user).exists():
-            return "they have joined"
+    if kind in (Kind.INVITED, Kind.TABLE_FULL) and (game is None or not game.is_open):
+        return "the game is no longer open"
+    if kind == Kind.INVITED and game.seats.filter(user=user).exists():
+        return "they have joined"
     return ""
 
 

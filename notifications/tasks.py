@@ -33,6 +33,11 @@ def send_digest(user_id: int) -> str:
     return delivery.deliver_digest(user_id)
 
 
+@shared_task(**RETRY)
+def send_address_invitation(invitation_id: int) -> str:
+    return delivery.deliver_address_invitation(invitation_id)
+
+
 @shared_task
 def send_pending() -> dict[str, int]:
     """Periodic: send what was left pending (the broker was down at commit, a retry was lost)

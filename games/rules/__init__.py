@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .apply import apply_action
+from .changes import changes
 from .errors import IllegalAction
 from .legal import legal_actions_of
 from .setup import new_game
@@ -21,6 +22,7 @@ __all__ = [
     "acting_seat",
     "apply_action",
     "can_undo",
+    "changes",
     "format_line",
     "from_dict",
     "is_over",

@@ -58,6 +58,59 @@ def fulfil_options(s: dict[str, Any]) -> list[tuple[int, int]]:
     return options
 
 
+def why_nothing_to_fulfil(s: dict[str, Any]) -> dict[str, Any] | None:
+    """Why the acting player can fulfil nothing in this fulfil phase, as facts the page words.
+
+    None when something can be fulfilled (or it is not the fulfil phase). Otherwise a
+    ``reason`` (no_seals, campanile, no_towers, no_match); for no_match, every tower with each
+    level it could count as and why that commission is closed: below / above the board (3 to
+    8), sealed (``seat``, or -1 for a neutral seal), or a balcony whose turn has not come.
+    """
+    if s["phase"] != "fulfil" or s["pending"] is not None:
+        return None
+    if fulfil_options(s) or bell_towers(s):
+        return None
+    player = s["players"][s["seat"]]
+    if player["seals"] == 0:
+        return {"reason": "no_seals"}
+    if campanile_blocks(s, s["seat"]):
+        return {"reason": "campanile"}
+    if not player["towers"]:
+        return {"reason": "no_towers"}
+    architect = s["turn"]["architect"] == 1
+    towers = []
+    for i, tower in enumerate(player["towers"]):
+        h = tower["h"]
+        levels = (h - 1, h, h + 1) if architect else (h,)
+        towers.append(
+            {
+                "tower": i,
+                "color": COLORS[tower["c"]],
+                "height": h,
+                "levels": [_closed(s, tower["c"], level) for level in levels if level > 0],
+            }
+        )
+    return {"reason": "no_match", "architect": architect, "towers": towers}
+
+
+def _closed(s: dict[str, Any], color: int, level: int) -> dict[str, Any]:
+    """Why the commission (color, level) cannot be fulfilled now."""
+    if level < MIN_LEVEL:
+        return {"level": level, "why": "below"}
+    if level > MAX_LEVEL:
+        return {"level": level, "why": "above"}
+    owner = s["board"][commission_index(color, level)]
+    if owner is not None:
+        return {"level": level, "why": "sealed", "seat": owner}
+    balcony = balcony_at(s, color, level)
+    return {
+        "level": level,
+        "why": "balcony_later",
+        "balcony": BALCONY_NUMERALS[balcony] if balcony is not None else None,
+        "balcony_next": BALCONY_NUMERALS[s["balcony_next"]] if s["balcony_next"] < 4 else None,
+    }
+
+
 def bell_towers(s: dict[str, Any]) -> list[int]:
     if not campanile_blocks(s, s["seat"]):
         return []

@@ -65,6 +65,11 @@ class State:
         """How many actions have been applied: a version number for stale-move checks."""
         return self._d["step"]
 
+    @property
+    def turn_no(self) -> int:
+        """Which turn is being played (1 for the first): moves are grouped by it in the log."""
+        return self._d["turn_no"]
+
 
 def clone(d: dict[str, Any]) -> dict[str, Any]:
     n = dict(d)

@@ -13,14 +13,18 @@ from .build import construction_cost
 from .data import (
     BALCONY_NUMERALS,
     CARD_KIND,
+    CARD_LIMIT,
     COLORS,
     LEVEL_TILE_PP,
     LEVELS,
     MAJORITY_BONUS,
+    MAX_BUILD_PER_TURN,
+    STOREHOUSE_FIRE_BRICKS,
     commission_index,
     printed_pp,
 )
-from .fulfil import balcony_at, open_commission
+from .exchange import price as exchange_price
+from .fulfil import balcony_at, open_commission, why_nothing_to_fulfil
 from .players import card_count, store_limit
 from .state import State
 
@@ -38,6 +42,10 @@ def _pending(s: dict[str, Any]) -> dict[str, Any] | None:
     public = {k: v for k, v in pending.items() if k not in ("paid", "gave", "took")}
     if "paid" in pending:
         public["paid"] = [COLORS[c] for c in pending["paid"]]
+    if pending["kind"] == "fire":
+        public["due"] = STOREHOUSE_FIRE_BRICKS
+    if pending["kind"] == "card_cost":
+        public["onto"] = len(pending["paid"])  # the slot the next brick goes onto
     for key in ("gave", "took"):
         if key in pending:
             public[key] = COLORS[pending[key]]
@@ -86,6 +94,7 @@ def _player(s: dict[str, Any], seat: int, viewer: int | None) -> dict[str, Any]:
         "buildings": list(p["buildings"]),
         "hand_count": len(p["hand"]),
         "card_count": card_count(p),
+        "card_limit": None if "Warehouse" in p["buildings"] else CARD_LIMIT,
         "pp": p["pp"],
         "seals_left": p["seals"],
         "campanile_sealed": any(
@@ -104,6 +113,8 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"There is no seat {seat!r} in this game.")
     over = s["phase"] == "over"
     turn = s["turn"]
+    # Construction cost by bricks built this turn, with the acting player's discounts.
+    costs = [] if over else [construction_cost(s, n) for n in range(MAX_BUILD_PER_TURN + 1)]
     view: dict[str, Any] = {
         "step": s["step"],
         "viewer": seat,
@@ -126,7 +137,10 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
             "architect": ("none", "ready", "used")[turn["architect"]],
             "exchanged": turn["exchanged"],
             "built": turn["built"],
-            "build_cost": 0 if over else construction_cost(s, turn["built"]),
+            "build_cost": costs[turn["built"]] if costs else 0,
+            "build_costs": costs,
+            "exchange_price": 0 if over else exchange_price(s["players"][s["seat"]]),
+            "fulfil_blocked": why_nothing_to_fulfil(s),
         },
         "players": [_player(s, i, seat) for i in range(s["n"])],
         "board": _board(s),

@@ -76,7 +76,7 @@ def user(name: str):
 
 def started_game(creator, *others, bots: int = 0, seed: int | None = None) -> Game:
     """A started game; with ``seed`` the deal (and seat order) is the same on every run."""
-    game = lobby.create_game(creator, num_players=1 + len(others) + bots)
+    game = lobby.create_game(creator, num_players=1 + len(others) + bots, auto_start=False)
     if seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=seed)
         game.refresh_from_db()

@@ -67,9 +67,9 @@ def test_sign_up_play_a_turn_against_a_bot_and_see_the_board_change(new_page):
     page.select_option("#id_num_players", "2")
     screenshot(page, "desktop-02-create")
     page.click("main form button[type=submit]")
-    page.get_by_role("button", name="Seat a bot").click()
     screenshot(page, "desktop-03-forming")
-    page.get_by_role("button", name="Start the game").click()
+    # Seating the bot fills the table, and the game starts by itself (the default).
+    page.get_by_role("button", name="Seat a bot").click()
     expect(page.locator("#game")).to_be_visible()
     # If the bot drew the first turn it has played it already: it is the person's turn now.
     expect(page.locator("#status")).to_contain_text("Your turn")

@@ -151,6 +151,15 @@ def set_deck_top(state: State, *cards: str) -> State:
     return edit(state, change)
 
 
+def set_seals(state: State, seat: int, seals: int) -> State:
+    """Leave a seat with this many seals."""
+
+    def change(d: dict[str, Any]) -> None:
+        d["players"][seat]["seals"] = seals
+
+    return edit(state, change)
+
+
 def set_board(state: State, color: str, level: int, seal: int | None) -> State:
     """Put a seal (seat, -1 for neutral, None to clear) on a commission square."""
 

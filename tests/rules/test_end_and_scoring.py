@@ -19,6 +19,7 @@ from .scenario import (
     play,
     rejects,
     set_hand,
+    set_seals,
     set_towers,
     to_phase,
 )
@@ -44,13 +45,6 @@ def open_board(state, seals=()):
         d["balcony_next"] = 0
         for colour, level, seat in seals:
             d["board"][COLOR_INDEX[colour] * 6 + level - 3] = seat
-
-    return edit(state, change)
-
-
-def set_seals(state, seat: int, seals: int):
-    def change(d: dict[str, Any]) -> None:
-        d["players"][seat]["seals"] = seals
 
     return edit(state, change)
 

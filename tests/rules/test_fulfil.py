@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games.rules import legal_actions, player_view, scores
@@ -13,7 +11,6 @@ from .scenario import (
     END_PHASE,
     END_TURN,
     at_fulfil,
-    edit,
     fulfil,
     game,
     log,
@@ -23,6 +20,7 @@ from .scenario import (
     rejects,
     set_board,
     set_hand,
+    set_seals,
     set_towers,
     to_phase,
 )
@@ -34,13 +32,6 @@ from .scenario import (
 def balconies_avoiding(colour: str) -> tuple[tuple[str, int, int], ...]:
     """One tile per group, none of them on the given colour's tower."""
     return tuple(next(t for t in group if t[0] != colour) for group in BALCONY_GROUPS)
-
-
-def set_seals(state, seat: int, seals: int):
-    def change(d: dict[str, Any]) -> None:
-        d["players"][seat]["seals"] = seals
-
-    return edit(state, change)
 
 
 def seals_left(state, seat: int = 0) -> int:

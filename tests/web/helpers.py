@@ -17,12 +17,20 @@ from games.models import Game, Move
 from games.play import record_move
 from games.rules.bots import greedy
 
-ACTION_BUTTON = re.compile(r'name="action" value="([^"]+)"')
+# The side panel's buttons; the board's own clickable pieces submit the panel's move form.
+ACTION_BUTTON = re.compile(r'<button type="submit" name="action" value="([^"]+)"')
+BOARD_BUTTON = re.compile(r'<button type="submit" form="move-form" name="action" value="([^"]+)"')
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
 
 
 def offered_actions(page: str) -> list[dict[str, Any]]:
+    """The actions the side panel offers, in its order."""
     return [json.loads(html.unescape(m)) for m in ACTION_BUTTON.findall(page)]
+
+
+def board_actions(page: str) -> list[dict[str, Any]]:
+    """The actions the board's pieces (cards, towers, squares, bricks) stand for."""
+    return [json.loads(html.unescape(m)) for m in BOARD_BUTTON.findall(page)]
 
 
 def page_version(page: str) -> int:
@@ -46,7 +54,9 @@ def post_move(client: Client, game: Game, action: dict, version: int, *, htmx: b
 
 def started_game(creator, *others, bots: int = 0, **options) -> Game:
     """A started game with these players (and bots) seated; seat order comes from the seed."""
-    game = lobby.create_game(creator, num_players=1 + len(others) + bots, options=options or None)
+    game = lobby.create_game(
+        creator, num_players=1 + len(others) + bots, options=options or None, auto_start=False
+    )
     for user in others:
         lobby.join(game, user)
     for _ in range(bots):
@@ -80,7 +90,7 @@ def play_greedy(game: Game, max_moves: int = 5000, *, until=None) -> int:
         action = greedy(state, rng)
         new_state = rules.apply_action(state, action)
         with transaction.atomic():
-            record_move(game, seat, action, new_state, by_bot=seat in bot_seats)
+            record_move(game, seat, action, new_state, by_bot=seat in bot_seats, before=state)
         state = new_state
         played += 1
     game.refresh_from_db()
@@ -100,14 +110,16 @@ def fast_forward(game: Game, max_moves: int = 5000, *, until=None) -> int:
             break
         seat = rules.acting_seat(state)
         action = greedy(state, rng)
-        state = rules.apply_action(state, action)
+        before, state = state, rules.apply_action(state, action)
         moves.append(
             Move(
                 game=game,
                 seq=state.step,
                 seat=seat,
+                turn=before.turn_no,
                 action=action,
                 log=rules.log_tokens(state),
+                changes=rules.changes(before, state),
                 by_bot=seat in bot_seats,
             )
         )

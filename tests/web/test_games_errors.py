@@ -76,7 +76,7 @@ def assert_refused(response, message: str, *, htmx: bool, status: int) -> str:
     body = response.content.decode()
     if htmx:
         assert response.status_code == 200
-        assert body.lstrip().startswith('<section id="panel"')
+        assert re.match(r'\s*<title>[^<]+</title>\s*<section id="panel"', body)
         assert "<html" not in body
         for part in ("poller", "status", "board", "players", "log"):
             assert re.search(rf'id="{part}"[^>]*hx-swap-oob="true"', body), part
@@ -225,7 +225,7 @@ def test_it_refuses_moves_and_undo_in_a_finished_game(anna, ben):
 
 @HTMX_OR_NOT
 def test_it_refuses_a_move_before_the_game_has_started(anna, ben, htmx):
-    game = lobby.create_game(anna, num_players=2)
+    game = lobby.create_game(anna, num_players=2, auto_start=False)
     lobby.join(game, ben)
     before = snapshot(game)
 

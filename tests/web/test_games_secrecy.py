@@ -102,7 +102,7 @@ def normalised(body: str) -> str:
 def hands_shown(body: str) -> list[list[str]]:
     """The card names of every hand section on a page."""
     return [
-        re.findall(r"<strong>([^<]+)</strong>", section)
+        re.findall(r"<strong>(?:<a [^>]*>)?([^<]+)(?:</a>)?</strong>", section)
         for section in re.findall(r'<ul class="hand">(.*?)</ul>', body, re.S)
     ]
 

@@ -40,7 +40,7 @@ Status = Notification.Status
 def new_game(creator, *others, bots: int = 0, seed: int = 1504) -> Game:
     """A started game with a fixed seed (so the seat order and the cards are always the same),
     with the outbox and mailbox emptied of what starting it wrote."""
-    game = lobby.create_game(creator, num_players=1 + len(others) + bots)
+    game = lobby.create_game(creator, num_players=1 + len(others) + bots, auto_start=False)
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in others:
         lobby.join(game, user)
@@ -425,7 +425,7 @@ def test_it_skips_a_turn_email_the_player_has_already_answered(anna, ben, carla)
 
 
 def test_it_skips_an_invitation_to_a_game_that_has_started(anna, ben, carla):
-    game = lobby.create_game(anna, num_players=2)
+    game = lobby.create_game(anna, num_players=2, auto_start=False)
     lobby.invite(game, anna, "Carla")
     row = Notification.objects.get(kind="invited", user=carla)
     lobby.join(game, ben)

@@ -208,7 +208,7 @@ def test_it_sends_each_player_one_email_when_a_game_starts(
 ):
     """Through the games code: the first player's game-started email carries the sign-in link,
     so the "your turn" row written with it is not sent as a second email."""
-    game = lobby.create_game(anna, num_players=3)
+    game = lobby.create_game(anna, num_players=3, auto_start=False)
     lobby.join(game, ben)
     lobby.join(game, carla)
     mail.outbox.clear()

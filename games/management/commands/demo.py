@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -40,11 +41,10 @@ class Command(BaseCommand):
             with transaction.atomic():
                 game = lobby.create_game(user, num_players=3)
                 lobby.add_bot(game, user)
-                lobby.add_bot(game, user)
-                lobby.start(game, user)
+                lobby.add_bot(game, user)  # the table is full: the game starts
             run_bots(game.pk)  # the bots move before the demo player if they sit first
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo login: {DEMO_EMAIL} / {DEMO_PASSWORD} -> http://localhost:8000/games/{game.pk}/"
+                f"Demo login: {DEMO_EMAIL} / {DEMO_PASSWORD} -> {settings.SITE_URL}/games/{game.pk}/"
             )
         )

@@ -1,0 +1,125 @@
+"""The game log as players read it: oldest first, one group per turn with its player's name,
+each line numbered by turn and step ("12.3": the third line of turn 12).
+
+Lines come from the moves' stored public log lines (the same the emails quote). A
+resignation, which is not a move of the game, is shown as a note after the step it followed;
+the lines of the final scoring get a group of their own after the last turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.rules import format_line
+
+# Turns the game page shows; the whole log is a link away (and on the finished page).
+PAGE_TURNS = 6
+
+
+@dataclass
+class LogLine:
+    number: str
+    text: str
+    timeout: bool = False
+    note: bool = False  # not a step of the game (a resignation)
+
+
+@dataclass
+class LogTurn:
+    turn: int | None  # None: the final scoring
+    name: str = ""
+    colour: str = ""
+    lines: list[LogLine] = field(default_factory=list)
+    when: datetime | None = None
+    bot: bool = False
+
+    @property
+    def anchor(self) -> str:
+        return f"turn-{self.turn}" if self.turn is not None else "final-scoring"
+
+
+def first_turn_shown(turn_no: int, *, whole: bool) -> int:
+    """The oldest turn a log view loads: all of them, or the last PAGE_TURNS."""
+    return 1 if whole else max(1, turn_no - PAGE_TURNS + 1)
+
+
+def log_turns(
+    moves: Iterable[Any],
+    names: list[str],
+    colours: list[str],
+    *,
+    notes: dict[int, list[str]] | None = None,
+    game_over: bool = False,
+    bots: Iterable[int] = (),
+) -> list[LogTurn]:
+    """Group moves (oldest first; with seq, turn, seat, log, timeout, created) into turns.
+
+    ``notes``: lines to show after the move with that seq (or the last one before it);
+    ``game_over``: the engine ended the game, so the last move's lines after its first
+    ("... ends the turn") are the final scoring.
+    """
+    moves = list(moves)
+    notes = _place_notes(notes or {}, [m.seq for m in moves])
+    bots = set(bots)
+    turns: list[LogTurn] = []
+    for index, move in enumerate(moves):
+        if not turns or turns[-1].turn != move.turn:
+            turns.append(
+                LogTurn(
+                    turn=move.turn,
+                    name=names[move.seat] if move.seat < len(names) else "",
+                    colour=colours[move.seat] if move.seat < len(colours) else "",
+                    bot=move.seat in bots,
+                )
+            )
+        group = turns[-1]
+        group.when = move.created
+        lines = [format_line(line, names) for line in move.log]
+        if game_over and index == len(moves) - 1 and len(lines) > 1:
+            _add(group, lines[:1], move.timeout)
+            final = LogTurn(turn=None, name="Final scoring", when=move.created)
+            final.lines = [LogLine("", text) for text in lines[1:]]
+            turns.append(final)
+            continue
+        _add(group, lines, move.timeout)
+        for text in notes.get(move.seq, []):
+            group.lines.append(LogLine("", text, note=True))
+    return turns
+
+
+def _add(group: LogTurn, lines: list[str], timeout: bool) -> None:
+    for text in lines:
+        group.lines.append(LogLine(f"{group.turn}.{len(group.lines) + 1}", text, timeout))
+
+
+def _place_notes(notes: dict[int, list[str]], seqs: list[int]) -> dict[int, list[str]]:
+    """Each note goes after the last shown move at or before its step (none: not shown)."""
+    placed: dict[int, list[str]] = {}
+    for step, texts in sorted(notes.items()):
+        before = [seq for seq in seqs if seq <= step]
+        if before:
+            placed.setdefault(before[-1], []).extend(texts)
+    return placed
+
+
+def resignation_notes(
+    seats: Iterable[Any], names: list[str], *, ended: bool = False
+) -> dict[int, list[str]]:
+    """The log's notes of resignations: the step each came after, and what happened.
+    ``ended``: a resignation ended the game (the latest one did)."""
+    resigned = sorted(
+        (s for s in seats if s.resigned_at is not None and s.resigned_step is not None),
+        key=lambda s: s.resigned_at,
+    )
+    notes: dict[int, list[str]] = {}
+    for seat in resigned:
+        name = names[seat.number]
+        if ended and seat is resigned[-1]:
+            text = f"{name} resigned, which ends the game."
+        else:
+            text = f"{name} resigned; a bot plays the seat from here on."
+        notes.setdefault(seat.resigned_step, []).append(text)
+    return notes

@@ -1,0 +1,67 @@
+"""The ranking of a finished game: places with ties, and where resigned players stand.
+
+Most PP wins and equal totals share a place (1st, 2nd, 2nd, 4th), as the rules say a tie
+gives several winners. A player who resigned is ranked below everyone who did not, whatever
+the bot playing their seat scored afterwards: conceding is a loss. A game a resignation ended
+early is ranked by the PP in play at that moment (there was no final scoring).
+
+The game page, emails and (later) history and ratings all read this one ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import rules
+from games.rules.words import ordinal
+
+
+@dataclass
+class Standing:
+    seat: int
+    name: str
+    colour: str
+    pp: int
+    place: int
+    tied: bool = False
+    resigned: bool = False
+    breakdown: dict[str, Any] | None = field(default=None)
+
+    @property
+    def winner(self) -> bool:
+        return self.place == 1 and not self.resigned
+
+    @property
+    def place_label(self) -> str:
+        return f"{ordinal(self.place)}{'=' if self.tied else ''}"
+
+
+def standings(state: rules.State, seats: list[Any]) -> list[Standing]:
+    """Every seat from first to last place. ``seats`` are the game's Seat rows (any order)."""
+    by_number = {seat.number: seat for seat in seats}
+    totals = rules.scores(state)
+    final = rules.player_view(state, None)["final"] if rules.is_over(state) else None
+    rows = [
+        Standing(
+            seat=number,
+            name=by_number[number].name,
+            colour=by_number[number].colour,
+            pp=pp,
+            place=0,
+            resigned=by_number[number].has_resigned,
+            breakdown=final["players"][number] if final else None,
+        )
+        for number, pp in enumerate(totals)
+    ]
+    rows.sort(key=lambda row: (row.resigned, -row.pp, row.seat))
+    keys = [(row.resigned, row.pp) for row in rows]
+    for row, key in zip(rows, keys, strict=True):
+        row.place = 1 + keys.index(key)  # the first row with this result
+        row.tied = keys.count(key) > 1
+    return rows
+
+
+def winners(state: rules.State, seats: list[Any]) -> list[int]:
+    """The winning seats: first place among those who did not resign."""
+    return [row.seat for row in standings(state, seats) if row.winner]

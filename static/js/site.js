@@ -1,0 +1,72 @@
+/* Small behaviours of the site, in a file so that the Content-Security-Policy can forbid
+   inline scripts and handlers. No framework: htmx does the page updates. */
+(function () {
+  "use strict";
+
+  // A game page restored by Back/Forward from the browser's memory shows an old position
+  // whose buttons the server would refuse: load it afresh (the page is also sent no-store).
+  window.addEventListener("pageshow", function (event) {
+    if (event.persisted && document.getElementById("game")) {
+      window.location.reload();
+    }
+  });
+
+  // Coming back to a game's tab: look for news at once instead of at the next poll.
+  document.addEventListener("visibilitychange", function () {
+    var poller = document.getElementById("poller");
+    if (document.visibilityState === "visible" && poller && window.htmx) {
+      window.htmx.trigger(poller, "refresh");
+    }
+  });
+
+  // The browser's time zone: filled into the sign-up form, and kept in a cookie so that
+  // visitors who are not signed in see times in their own zone too.
+  var zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (e) {
+    zone = "";
+  }
+  if (zone && document.cookie.indexOf("tz=" + encodeURIComponent(zone)) === -1) {
+    document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
+  }
+
+  function ready() {
+    if (zone) {
+      document.querySelectorAll('input[type="hidden"][name="time_zone"]').forEach(function (input) {
+        if (!input.value) input.value = zone;
+      });
+    }
+    // Copy buttons: <button data-copy="id-of-input">.
+    document.querySelectorAll("button[data-copy]").forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        var field = document.getElementById(button.dataset.copy);
+        if (!field) return;
+        field.select();
+        var done = function () {
+          button.textContent = "Copied";
+          window.setTimeout(function () { button.textContent = "Copy link"; }, 2000);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(field.value).then(done, function () {
+            document.execCommand("copy");
+            done();
+          });
+        } else {
+          document.execCommand("copy");
+          done();
+        }
+      });
+    });
+    // Read-only fields (the invite link) select themselves when focused.
+    document.querySelectorAll("input[data-select-on-focus]").forEach(function (input) {
+      input.addEventListener("focus", function () { input.select(); });
+    });
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+})();
