@@ -26,8 +26,9 @@ TIME_LIMITS = [
     (timedelta(days=14), "14 days"),
 ]
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
-# Bots are named after Florentines of the towers' age: distinct in a game, and readable in a log.
-BOT_NAMES = ["Lorenzo", "Cosimo", "Lucrezia", "Filippo", "Bianca", "Giotto"]
+# Bots are named after Florentines: distinct in a game, readable in a log, and with distinct
+# initials so their seals (BL, BC, BF) tell them apart.
+BOT_NAMES = ["Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"]
 GAME_NAME_MAX_LENGTH = 60
 
 

@@ -297,6 +297,12 @@ def _moves(game: Game, turn_no: int, *, whole: bool) -> list[Move]:
     return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
 
 
+def _last_day(ends: Any) -> Any:
+    """An absence ends at midnight of the day the player is back: its last day is the one
+    before ("away until Thursday")."""
+    return ends - timedelta(microseconds=1) if ends else None
+
+
 def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
     """The browser tab's title; it follows the game on every refresh."""
     if game.is_finished:
@@ -370,12 +376,14 @@ def _render_game(
     context["standings"] = standings(state, seats) if game.is_finished else None
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
     for player, seat in zip(context["players"], seats, strict=True):
-        player["away_until"] = seat.away_until
+        player["away_until"] = _last_day(seat.away_until)
         player["resigned"] = seat.has_resigned
         player["bot_plays"] = seat.bot_plays
         player["is_bot"] = seat.is_bot
     acting = next((s for s in seats if s.number == game.acting_seat), None)
-    context["acting_away_until"] = acting.away_until if acting and game.is_active else None
+    context["acting_away_until"] = (
+        _last_day(acting.away_until) if acting and game.is_active else None
+    )
     context["page_title"] = page_title(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-BOT_NAMES = ["Lorenzo", "Cosimo", "Lucrezia", "Filippo", "Bianca", "Giotto"]
+BOT_NAMES = ["Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"]
 
 
 def backfill(apps, schema_editor):

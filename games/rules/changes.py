@@ -29,7 +29,8 @@ def changes(before: State, after: State) -> dict[str, Any]:
         for level in LEVELS
         if b["board"][commission_index(c, level)] != a["board"][commission_index(c, level)]
     ]
-    row = [i for i, card in enumerate(a["row"]) if i >= len(b["row"]) or b["row"][i] != card]
+    # A card that only slid left into a gap, bricks and all, has not changed.
+    row = [i for i, card in enumerate(a["row"]) if card not in b["row"][i:]]
     players = {}
     for seat, (old, new) in enumerate(zip(b["players"], a["players"], strict=True)):
         entry = _player_changes(old, new)

@@ -31,6 +31,83 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+def viewport_screenshot(page, name: str) -> Path:
+    """What the first screen shows (above the fold), for phone layouts."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / (re.sub(r"[^\w.-]+", "-", name) + ".png")
+    page.screenshot(path=str(path))
+    return path
+
+
+def overflow(page) -> list[int]:
+    """[page width, window width]: the first above the second means sideways scrolling."""
+    return page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+# WCAG 2 contrast of every visible button's text against the background it sits on (the first
+# ancestor with an opaque background colour): 4.5:1, or 3:1 for large or bold text >= 14pt.
+CONTRAST_JS = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const bad = [];
+  for (const el of document.querySelectorAll("button, .button, input[type=submit]")) {
+    const box = el.getBoundingClientRect();
+    const text = (el.innerText || el.value || "").trim();
+    if (!text || box.width === 0 || el.disabled || el.closest("[hidden]")) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === "hidden" || style.display === "none") continue;
+    const fg = rgb(style.color), bg = background(el);
+    const [a, b] = [lum(fg.slice(0, 3)), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (b + 0.05);
+    const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+    const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+    if (ratio < need) bad.push(`${text.slice(0, 30)}: ${ratio.toFixed(2)} (${style.color} on rgb(${bg}))`);
+  }
+  return bad;
+}"""
+
+
+def low_contrast_buttons(page) -> list[str]:
+    return page.evaluate(CONTRAST_JS)
+
+
+def board_button(page, action: dict[str, Any]):
+    """The board's own clickable piece (card, tower, square, brick) for exactly this action."""
+    return page.locator(
+        f'#game button[form="move-form"][name="action"][value="{_payload(action)}"]'
+    )
+
+
+def board_offers(page) -> list[dict[str, Any]]:
+    values = page.locator('#game button[form="move-form"][name="action"]').evaluate_all(
+        "buttons => buttons.map(b => b.value)"
+    )
+    return [json.loads(v) for v in values]
+
+
+def click_board(page, action: dict[str, Any], *, timeout: float = TIMEOUT_MS) -> int:
+    """Click the board piece of one action and wait until the page shows the next version."""
+    before = version(page)
+    board_button(page, action).click()
+    page.wait_for_function(
+        "v => Number(document.querySelector('#poller').dataset.version) > v",
+        arg=before,
+        timeout=timeout,
+    )
+    page.wait_for_load_state()
+    return version(page)
+
+
 def version(page) -> int:
     return int(page.locator("#poller").get_attribute("data-version"))
 
@@ -91,6 +168,23 @@ def started_game(creator, *others, bots: int = 0, seed: int | None = None) -> Ga
 
 def user_of_seat(game: Game, number: int):
     return get_user_model().objects.get(seats__game=game, seats__number=number)
+
+
+def play_greedily_until(game: Game, person, until, max_steps: int = 3000) -> Game:
+    """Play the people's steps greedily (bots play theirs) until ``until(state, seat)`` holds
+    with ``person`` to act."""
+    seat = game.seats.get(user=person).number
+    for _ in range(max_steps):
+        game.refresh_from_db()
+        state = game.load_state()
+        if rules.is_over(state):
+            raise AssertionError("the game ended before the position was reached")
+        if game.acting_seat == seat and until(state, seat):
+            return game
+        actor = user_of_seat(game, game.acting_seat)
+        action = bots.greedy(state, random.Random(f"{game.seed}/until/{state.step}"))
+        play.submit_move(game.pk, actor, action, game.version)
+    raise AssertionError("the position was never reached")
 
 
 def play_greedily(game: Game, person, *, until_turn: int) -> Game:

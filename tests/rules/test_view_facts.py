@@ -169,11 +169,11 @@ def test_with_an_architect_every_level_within_one_is_explained():
 # --- changes --------------------------------------------------------------------------------
 
 
-def test_taking_a_card_changes_the_row_from_the_gap_on_and_the_takers_storehouse():
+def test_taking_a_card_changes_only_the_new_card_of_the_row_not_those_that_slid_left():
     state = set_row(game(2), "Fame", "Mason", "Workshop", "Scandal", "Bridge", "Warehouse")
     after = play(state, choose(0))
     diff = changes(state, after)
-    assert diff["row"] == [0, 1, 2, 3, 4, 5]
+    assert diff["row"] == [5]
     assert diff["players"][str(ANNA)]["cards"] == 1
     assert diff["sealed"] == []
 
