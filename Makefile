@@ -19,10 +19,13 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 	@test -x $(BIN)/python || $(UV) venv --quiet -p $(PYTHON) $(VENV)
 	@$(UV) sync --quiet --frozen --all-groups --compile-bytecode
 
+# Another address or port: make run ADDRESS=0.0.0.0:8080 (email links follow it: SITE_URL).
+ADDRESS ?= 0.0.0.0:8000
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py demo
-	$(BIN)/python scripts/run_dev.py
+	RUN_ADDRESS=$(ADDRESS) SITE_URL=$${SITE_URL:-$$($(BIN)/python scripts/run_dev.py --site-url $(ADDRESS))} \
+		$(BIN)/python manage.py demo
+	RUN_ADDRESS=$(ADDRESS) $(BIN)/python scripts/run_dev.py
 
 test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
 	$(BIN)/pytest tests -m "not postgres"

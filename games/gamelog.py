@@ -57,12 +57,15 @@ def log_turns(
 ) -> list[LogTurn]:
     """Group moves (oldest first; with seq, turn, seat, log, timeout, created) into turns.
 
-    ``notes``: lines to show after the move with that seq (or the last one before it);
+    ``notes``: lines to show after the move with that seq (before the next one);
     ``game_over``: the engine ended the game, so the last move's lines after its first
     ("... ends the turn") are the final scoring.
     """
     moves = list(moves)
-    notes = _place_notes(notes or {}, [m.seq for m in moves])
+    # A note says what happened after the step it names, i.e. before the next move; notes
+    # older than the moves shown are left out.
+    first = moves[0].seq if moves else 0
+    pending = sorted((step, texts) for step, texts in (notes or {}).items() if step >= first - 1)
     bots = set(bots)
     turns: list[LogTurn] = []
     for index, move in enumerate(moves):
@@ -77,6 +80,8 @@ def log_turns(
             )
         group = turns[-1]
         group.when = move.created
+        while pending and pending[0][0] < move.seq:
+            _note(group, pending.pop(0)[1])
         lines = [format_line(line, names) for line in move.log]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
@@ -85,24 +90,19 @@ def log_turns(
             turns.append(final)
             continue
         _add(group, lines, move.timeout)
-        for text in notes.get(move.seq, []):
-            group.lines.append(LogLine("", text, note=True))
+    for _, texts in pending:
+        if turns:
+            _note(turns[-1], texts)
     return turns
+
+
+def _note(group: LogTurn, texts: list[str]) -> None:
+    group.lines.extend(LogLine("", text, note=True) for text in texts)
 
 
 def _add(group: LogTurn, lines: list[str], timeout: bool) -> None:
     for text in lines:
         group.lines.append(LogLine(f"{group.turn}.{len(group.lines) + 1}", text, timeout))
-
-
-def _place_notes(notes: dict[int, list[str]], seqs: list[int]) -> dict[int, list[str]]:
-    """Each note goes after the last shown move at or before its step (none: not shown)."""
-    placed: dict[int, list[str]] = {}
-    for step, texts in sorted(notes.items()):
-        before = [seq for seq in seqs if seq <= step]
-        if before:
-            placed.setdefault(before[-1], []).extend(texts)
-    return placed
 
 
 def resignation_notes(

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -491,10 +492,12 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     """Concede the game: a page that says what will happen, and a confirmation to tick."""
     game = _get_game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
-    if seat is None or not game.is_active or seat.has_resigned:
+    if seat is None:
+        raise PermissionDenied("You are not playing in this game.")
+    if not game.is_active or seat.has_resigned:
         messages.error(request, "Only a player of a game in progress can resign it.")
         return redirect(game_url(game))
-    form = ResignForm(request.POST or None)
+    form = ResignForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             game = resign_seat(game.pk, request.user)

@@ -17,6 +17,19 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 ADDRESS = os.environ.get("RUN_ADDRESS", "0.0.0.0:8000")
 
+
+def site_url(address: str) -> str:
+    """The address links in emails should use, from the one the server listens on: a
+    wildcard host (0.0.0.0, ::) becomes localhost, a bare port means localhost too."""
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    if not host or host in ("0.0.0.0", "::", "*"):
+        host = "localhost"
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    return f"http://{host}:{port}" if port else f"http://{host}"
+
+
 CELERY = [str(BIN / "celery"), "-A", "firenze_site"]
 COMMANDS = {
     "web": [sys.executable, "manage.py", "runserver", ADDRESS],
@@ -32,6 +45,9 @@ def main() -> int:
     # The server listens on every interface so a phone on the LAN can try the mobile layout.
     os.environ.setdefault("ALLOWED_HOSTS", "*")
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # Emails link to where the site is actually served (web, worker and beat all send them),
+    # unless an operator set SITE_URL (a public name behind a proxy).
+    os.environ.setdefault("SITE_URL", site_url(ADDRESS))
 
     stopping = False
 
@@ -46,7 +62,7 @@ def main() -> int:
     # script, which stops the children in order, and leftovers can be killed group by group.
     procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in COMMANDS.items()}
     print(
-        f"Firenze is running on http://{ADDRESS.replace('0.0.0.0', 'localhost')}/ "
+        f"Firenze is running on {os.environ['SITE_URL']}/ "
         "(web, Celery worker and beat). Press Ctrl-C to stop.",
         flush=True,
     )
@@ -90,4 +106,7 @@ def stop_all(procs: dict[str, subprocess.Popen], grace: float = 10.0) -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--site-url"]:  # make run: the demo command prints the same link
+        print(site_url(sys.argv[2] if len(sys.argv) > 2 else ADDRESS))
+        sys.exit(0)
     sys.exit(main())

@@ -71,7 +71,8 @@ CONTRAST_JS = """() => {
     const ratio = (a + 0.05) / (b + 0.05);
     const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
     const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
-    if (ratio < need) bad.push(`${text.slice(0, 30)}: ${ratio.toFixed(2)} (${style.color} on rgb(${bg}))`);
+    const why = `${ratio.toFixed(2)} (${style.color} on rgb(${bg}))`;
+    if (ratio < need) bad.push(`${text.slice(0, 30)}: ${why}`);
   }
   return bad;
 }"""

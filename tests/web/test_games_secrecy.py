@@ -88,6 +88,8 @@ def render_views(browser: Client, game: Game, forming: Game) -> dict[str, str]:
         "lobby": browser.get(reverse("games:lobby")),
         "my games": browser.get(reverse("games:mine")),
         "forming page": browser.get(reverse("games:detail", args=[forming.pk])),
+        "whole log": browser.get(reverse("games:log", args=[game.pk])),
+        "resign page": browser.get(reverse("games:resign", args=[game.pk])),
     }
     for name, response in responses.items():
         assert response.status_code in (200, 204, 302, 403, 409), (name, response.status_code)

@@ -43,8 +43,7 @@ class Command(BaseCommand):
                 lobby.add_bot(game, user)
                 lobby.add_bot(game, user)  # the table is full: the game starts
             run_bots(game.pk)  # the bots move before the demo player if they sit first
+        link = f"{settings.SITE_URL}/games/{game.pk}/"
         self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo login: {DEMO_EMAIL} / {DEMO_PASSWORD} -> {settings.SITE_URL}/games/{game.pk}/"
-            )
+            self.style.SUCCESS(f"Demo login: {DEMO_EMAIL} / {DEMO_PASSWORD} -> {link}")
         )
