@@ -95,3 +95,71 @@ def test_it_refuses_to_start_in_production_without_a_secret_key():
 
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+# --- issue 9: header, favicon, rules page, make run's SITE_URL -------------------------------
+
+
+def test_it_serves_a_favicon_where_browsers_look_for_it(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    icon = client.get(response["Location"])
+    assert icon.status_code == 200
+    assert b"".join(icon.streaming_content if icon.streaming else [icon.content])[:4] == (
+        b"\x00\x00\x01\x00"
+    )
+
+
+@pytest.mark.django_db
+def test_every_page_links_the_main_pages_in_its_header(client):
+    page = client.get("/rules/").content.decode()
+    nav = re.search(r'<nav class="site-nav".*?</nav>', page, re.S).group(0)
+    assert 'href="/games/"' in nav and 'href="/rules/"' in nav
+    assert 'rel="icon"' in page
+
+
+@pytest.mark.django_db
+def test_the_rules_page_explains_every_card_phase_and_option(client):
+    from games.rules.data import CARDS
+
+    page = client.get("/rules/").content.decode()
+    for card in CARDS:
+        anchor = "card-" + card.lower().replace(" ", "-")
+        assert f'id="{anchor}"' in page, card
+    for section in ("phase-choose", "phase-build", "phase-fulfil", "phase-limits", "options"):
+        assert f'id="{section}"' in page
+    text = re.sub(r"\s+", " ", page)
+    assert "cheapest colour first" in text  # the online auto-discard house rule
+    assert "<td>1</td><td>3</td><td>6</td><td>10</td>" in text.replace(" ", "")  # build costs
+
+
+def _run_dev():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("run_dev", ROOT / "scripts" / "run_dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "address, url",
+    [
+        ("0.0.0.0:8000", "http://localhost:8000"),
+        ("0.0.0.0:8080", "http://localhost:8080"),
+        ("127.0.0.1:9000", "http://127.0.0.1:9000"),
+        ("8001", "http://localhost:8001"),
+        ("[::]:8000", "http://localhost:8000"),
+        ("[::1]:8000", "http://[::1]:8000"),
+        ("firenze.lan:80", "http://firenze.lan:80"),
+    ],
+)
+def test_make_run_links_emails_to_the_address_it_serves(address, url):
+    assert _run_dev().site_url(address) == url
+    printed = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "run_dev.py"), "--site-url", address],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert printed.stdout.strip() == url
