@@ -69,6 +69,17 @@ def test_without_auto_start_the_creator_is_emailed_that_the_table_is_full(
     assert "Start the game" in page and "Anna starts the game" in page
 
 
+def test_full_tables_waiting_for_their_creator_are_listed_for_my_games(anna, ben, carla):
+    waiting = lobby.create_game(anna, num_players=2, auto_start=False)
+    lobby.join(waiting, ben)
+    half = lobby.create_game(anna, num_players=3, auto_start=False)
+    lobby.join(half, carla)
+    started = lobby.create_game(anna, num_players=2)
+    lobby.join(started, carla)
+    assert list(lobby.full_tables(anna)) == [waiting]
+    assert list(lobby.full_tables(ben)) == []
+
+
 def test_the_creator_filling_the_last_seat_gets_no_email(anna, django_capture_on_commit_callbacks):
     game = lobby.create_game(anna, num_players=2, auto_start=False)
     mail.outbox.clear()
@@ -259,3 +270,28 @@ def test_free_seat_buttons_are_styled_to_be_seen(anna, ben):
     lobby.join(game, ben)
     page = page_of(signed_in(anna), game)
     assert re.search(r'<button class="text-button">free seat</button>', page)
+
+
+def test_opponents_see_that_the_player_to_move_is_away(anna, ben):
+    from datetime import datetime, timedelta
+
+    from django.utils import timezone
+
+    from games.models import Absence
+    from tests.web.helpers import started_game
+
+    game = started_game(anna, ben)
+    mover = game.seats.get(number=game.acting_seat).user
+    watcher = ben if mover == anna else anna
+    today = timezone.localdate()
+    back = timezone.make_aware(datetime.combine(today + timedelta(days=3), datetime.min.time()))
+    Absence.objects.create(user=mover, starts=timezone.now() - timedelta(hours=1), ends=back)
+
+    page = page_of(signed_in(watcher), game)
+
+    last_day = today + timedelta(days=2)
+    name = mover.public_name
+    until = f"{last_day:%A} {last_day.day} {last_day:%B}"
+    expected = f"{name} is away until {until}; {name}'s clock is paused."
+    assert expected in page
+    assert "Time left" not in page
