@@ -34,7 +34,6 @@ class LogTurn:
     colour: str = ""
     lines: list[LogLine] = field(default_factory=list)
     when: datetime | None = None
-    bot: bool = False
 
     @property
     def anchor(self) -> str:
@@ -53,7 +52,6 @@ def log_turns(
     *,
     notes: dict[int, list[str]] | None = None,
     game_over: bool = False,
-    bots: Iterable[int] = (),
 ) -> list[LogTurn]:
     """Group moves (oldest first; with seq, turn, seat, log, timeout, created) into turns.
 
@@ -66,7 +64,6 @@ def log_turns(
     # older than the moves shown are left out.
     first = moves[0].seq if moves else 0
     pending = sorted((step, texts) for step, texts in (notes or {}).items() if step >= first - 1)
-    bots = set(bots)
     turns: list[LogTurn] = []
     for index, move in enumerate(moves):
         if not turns or turns[-1].turn != move.turn:
@@ -75,7 +72,6 @@ def log_turns(
                     turn=move.turn,
                     name=names[move.seat] if move.seat < len(names) else "",
                     colour=colours[move.seat] if move.seat < len(colours) else "",
-                    bot=move.seat in bots,
                 )
             )
         group = turns[-1]

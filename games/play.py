@@ -31,12 +31,19 @@ def _seat_number(game: Game, user: Any) -> int:
     """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
-    seats = list(game.seats.values_list("number", "user_id", "bot", "autopilot", "timeouts_in_row"))
-    # (user id, bot, autopilot, timeouts) by seat: read once, reused by the clock and queue_bots.
+    seats = list(
+        game.seats.values_list(
+            "number", "user_id", "bot", "autopilot", "timeouts_in_row", "resigned_at"
+        )
+    )
+    # (user id, bot, autopilot, timeouts, resigned) by seat: read once, reused by the clock
+    # and queue_bots.
     game.seat_rows = {number: rest for number, *rest in seats}
     mine = next((row for row in seats if row[1] == user.pk), None)
     if mine is None:
         raise NotInGame("You are not playing in this game.")
+    if mine[5] is not None:
+        raise Conflict("You resigned this game; a bot plays your seat.")
     return mine[0]
 
 
@@ -149,7 +156,7 @@ def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
     rows = getattr(game, "seat_rows", None)
     if rows is not None:
-        bot_seats = {n for n, (_, bot, autopilot, _) in rows.items() if bot or autopilot}
+        bot_seats = {n for n, (_, bot, autopilot, *_) in rows.items() if bot or autopilot}
     else:
         bot_seats = set(
             game.seats.filter(Q(autopilot=True) | ~Q(bot="")).values_list("number", flat=True)

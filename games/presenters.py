@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils.text import slugify
@@ -51,6 +52,7 @@ LETTER["purple"] = "P"
 LETTER["pink"] = "K"
 
 
+@cache
 def card_anchor(card: str) -> str:
     """The card's section on the rules page (/rules/#card-major-privilege)."""
     return f"card-{slugify(card)}"
@@ -450,19 +452,8 @@ def board_towers(
     following = view["board"]["balcony_next"]
     towers = {c: [] for c in COLORS}
     for square in view["board"]["commissions"]:
-        seal = square["seal"]
-        owner = None
-        if isinstance(seal, int):
-            owner = {"name": names[seal], "colour": colours[seal], "initial": marks[seal]}
-        key = (square["color"], square["level"])
         towers[square["color"]].append(
-            {
-                **square,
-                "owner": owner,
-                "next": bool(square["balcony"]) and square["balcony"] == following,
-                "changed": key in lit.squares,
-                "choice": squares.get(key),
-            }
+            _storey(square, following, names, colours, marks, lit, squares)
         )
     return [
         {
@@ -473,6 +464,65 @@ def board_towers(
         }
         for c in COLORS
     ]
+
+
+def _storey(
+    square: dict[str, Any],
+    following: str | None,
+    names: list[str],
+    colours: list[str],
+    marks: list[str],
+    lit: Highlights,
+    squares: dict[Any, Choice],
+) -> dict[str, Any]:
+    """One commission square, its classes, tooltip and screen-reader text worked out here:
+    the board is drawn for every new version, and a template is slow at string logic."""
+    color, level, pp, seal, balcony = (
+        square["color"],
+        square["level"],
+        square["pp"],
+        square["seal"],
+        square["balcony"],
+    )
+    key = (color, level)
+    is_next = bool(balcony) and balcony == following
+    changed = key in lit.squares
+    choice = squares.get(key)
+    css = ["storey"]
+    words = [f"{pp} PP"]
+    if square["open"]:
+        css.append("open")
+    if balcony:
+        css.append("balcony next" if is_next else "balcony")
+        later = " (next)" if is_next else f" (after balcony {following})" if seal is None else ""
+        words.append(f"balcony {balcony}{later}")
+    mark = mark_colour = ""
+    if seal == "neutral":
+        css.append("sealed")
+        words.append("neutral seal")
+        mark, mark_colour = "N", "neutral"
+    elif isinstance(seal, int):
+        css.append("sealed")
+        words.append(f"sealed by {names[seal]}")
+        mark, mark_colour = marks[seal], colours[seal]
+    if changed:
+        css.append("changed")
+    if choice:
+        css.append("playable")
+    text = ", ".join(words)
+    return {
+        "level": level,
+        "pp": pp,
+        "balcony": balcony,
+        "css": " ".join(css),
+        "title": f"{color} {level}: {text}" + (" (last turn)" if changed else ""),
+        "label": f"level {level}, {text}" + (", sealed last turn" if changed else ""),
+        "mark": mark,
+        "mark_colour": mark_colour,
+        "next": is_next,
+        "changed": changed,
+        "choice": choice,
+    }
 
 
 def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[dict]:

@@ -12,10 +12,12 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
@@ -290,12 +292,27 @@ def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
     return next((s.number for s in seats if s.user_id == request.user.pk), None)
 
 
-def _moves(game: Game, turn_no: int, *, whole: bool) -> list[Move]:
-    """The moves the log shows: every one (whole log), or those of the last few turns."""
+def _moves(game: Game, turn_no: int, *, whole: bool, last: int | None = None) -> list[Move]:
+    """The moves the log shows: every one (whole log), or those of the last few turns; with
+    ``last``, only those of the last ``last`` turns and without their log lines."""
     moves = Move.objects.filter(game=game)
+    if last is not None:
+        return list(
+            moves.filter(turn__gte=turn_no - last + 1).only("seq", "turn", "seat", "changes")
+        )
     if not whole:
         moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
     return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
+
+
+LOG_CACHE_SECONDS = 3600
+
+
+def _log_key(game: Game, whole: bool) -> str:
+    """The drawn log is the same for everyone at a version, but for the time zone its times
+    are written in."""
+    zone = timezone.get_current_timezone_name()
+    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}"
 
 
 def _last_day(ends: Any) -> Any:
@@ -349,6 +366,9 @@ def _render_game(
         "seats": seats,
         "error": error,
         "token": request.GET.get("token", ""),
+        # Reversed once here: the templates use them in loops.
+        "rules_url": reverse("games:rules"),
+        "move_url": reverse("games:move", args=[game.pk]),
     }
     context["my_seat"] = next(
         (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
@@ -362,18 +382,26 @@ def _render_game(
     viewer = _viewer_seat(request, seats)
     state = game.load_state()
     whole_log = whole_log or game.is_finished
-    moves = _moves(game, state.turn_no, whole=whole_log)
+    log_key = _log_key(game, whole_log)
+    log_html = cache.get(log_key)
+    if log_html is None:
+        moves = _moves(game, state.turn_no, whole=whole_log)
+    else:  # the log is drawn already: only the last turns' changes, for the highlights
+        moves = _moves(game, state.turn_no, whole=False, last=2)
     context.update(game_context(state, viewer, names, colours, moves))
-    ended_early = game.ended_by_resignation
-    context["log"] = log_turns(
-        moves,
-        names,
-        colours,
-        notes=resignation_notes(seats, names, ended=ended_early),
-        game_over=game.is_finished and not ended_early,
-        bots=[s.number for s in seats if s.bot_plays],
-    )
     context["whole_log"] = whole_log
+    if log_html is None:
+        ended_early = game.ended_by_resignation
+        log = log_turns(
+            moves,
+            names,
+            colours,
+            notes=resignation_notes(seats, names, ended=ended_early),
+            game_over=game.is_finished and not ended_early,
+        )
+        log_html = render_to_string("games/_log.html", {"log": log, "whole_log": whole_log})
+        cache.set(log_key, log_html, LOG_CACHE_SECONDS)
+    context["log_html"] = log_html
     context["standings"] = standings(state, seats) if game.is_finished else None
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
     for player, seat in zip(context["players"], seats, strict=True):

@@ -96,6 +96,16 @@ def test_with_others_left_a_bot_takes_the_seat_and_plays_on(
     assert again.status_code == 302
     assert Seat.objects.get(pk=seat.pk).resigned_at == seat.resigned_at
 
+    # Nor can the resigned player move any more, even when their seat is to act.
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(acting_seat=seat.number)
+    move = signed_in(resigner).post(
+        reverse("games:move", args=[game.pk]),
+        {"action": '{"type": "end_phase"}', "version": game.version},
+    )
+    assert move.status_code == 409
+    assert "You resigned this game" in html.unescape(move.content.decode())
+
 
 def test_a_resigned_player_is_ranked_last_whatever_the_bot_scored(anna, ben, carla):
     game = started_game(anna, ben, carla)

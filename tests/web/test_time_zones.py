@@ -132,10 +132,19 @@ def test_a_moment_ago_reads_just_now_not_zero_minutes():
     assert render("{{ t|left }}", t=now - timedelta(seconds=30)) == "no time"
 
 
-def test_the_log_says_when_each_turn_was_played(anna, ben):
+def test_the_log_says_when_each_turn_was_played_in_the_players_time_zone(anna, ben):
+    from zoneinfo import ZoneInfo
+
     from tests.web.helpers import play_greedy
 
     game = started_game(anna, ben)
     play_greedy(game, 5)
-    page = game_page(signed_in(anna), game)
-    assert re.search(r"<time datetime=\"[^\"]+\" title=\"[^\"]+\">just now</time>", page)
+    played = game.moves.order_by("-seq").first().created
+    User.objects.filter(pk=anna.pk).update(time_zone="Pacific/Auckland")
+    User.objects.filter(pk=ben.pk).update(time_zone="America/Lima")
+
+    for user, zone in ((anna, "Pacific/Auckland"), (ben, "America/Lima")):
+        page = game_page(signed_in(user), game)
+        local = played.astimezone(ZoneInfo(zone))
+        shown = re.findall(r'<time datetime="[^"]+" title="[^"]+">([^<]+)</time>', page)
+        assert shown[-1] == f"{local:%a} {local.day} {local:%b}, {local:%H:%M}"
