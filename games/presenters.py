@@ -416,6 +416,10 @@ class Highlights:
     pouch: bool = False
     church: bool = False
 
+    @property
+    def any(self) -> bool:
+        return bool(self.squares or self.row or self.towers or self.stores or self.pp)
+
 
 def highlights(moves: list[Any], turn_no: int) -> Highlights:
     """``moves``: the moves loaded for the log, oldest first (with turn, seat, changes)."""
@@ -677,7 +681,7 @@ def game_context(
             for c in view["church"]
         ],
         "church_changed": lit.church,
-        "highlight_name": names[lit.seat] if lit.seat is not None else None,
+        "highlight_name": names[lit.seat] if lit.seat is not None and lit.any else None,
         "end_tile_holder": (
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),
