@@ -36,5 +36,5 @@ def new_message(game: Game, message: Message) -> None:
         )
         if recent.exists():
             continue
-        hour = int(now.timestamp() // NOTIFY_EVERY.total_seconds())
-        outbox.notify(user, KIND, game=game, key=f"{KIND}:{game.pk}:{user.pk}:{hour}")
+        # The hour is a sliding window (the check above); the key names the first message.
+        outbox.notify(user, KIND, game=game, key=f"{KIND}:{game.pk}:{user.pk}:{message.pk}")
