@@ -109,6 +109,8 @@ def send(subscription: PushSubscription, message: dict[str, Any], *, ttl: int) -
         )
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
+        if status is not None and 200 <= status < 300:
+            return  # pywebpush counts only 200-202 as success; any 2xx is one
         if status in (404, 410):
             raise Gone(f"the push service forgot this device ({status})") from None
         if status is None or status in (408, 425, 429) or status >= 500:

@@ -69,7 +69,9 @@ class Receiver:
                 with receiver.arrived:
                     receiver.requests.append(request)
                     queued = receiver.answers.get(self.path) or []
-                    status = queued.pop(0) if queued else 204
+                    # What push services and webhooks answer when all is well.
+                    default = 201 if self.path.startswith("/push/") else 204
+                    status = queued.pop(0) if queued else default
                     location = receiver.redirects.get(self.path)
                     receiver.arrived.notify_all()
                 if location:

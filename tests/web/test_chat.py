@@ -119,7 +119,9 @@ def test_it_refuses_hostile_input_with_a_clear_error_and_stores_nothing(game, an
     answer = say(client, game, text)
     assert answer.status_code == 200  # htmx swaps the thread with the error in it
     assert "chat-sent" not in answer.get("HX-Trigger", "")
-    assert re.search(r'<p id="chat-error" class="error" role="alert">[^<]*', answer.content.decode())
+    assert re.search(
+        r'<p id="chat-error" class="error" role="alert">[^<]*', answer.content.decode()
+    )
     assert error.replace("<", "&lt;").replace(">", "&gt;") in answer.content.decode()
 
     plain = say(client, game, text, htmx=False)

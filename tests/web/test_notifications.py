@@ -138,17 +138,6 @@ class FlakyBackend(LocmemBackend):
 
 
 @pytest.fixture
-def eager_retries():
-    """Let eager tasks retry the way a worker does (minus the wait). With eager_propagates on
-    (settings_test), Celery raises the Retry to the caller instead of running the retry."""
-    conf = tasks.send_notification.app.conf
-    propagates = conf.task_eager_propagates
-    conf.task_eager_propagates = False
-    yield
-    conf.task_eager_propagates = propagates
-
-
-@pytest.fixture
 def flaky_smtp(settings, eager_retries):
     settings.EMAIL_BACKEND = "tests.web.test_notifications.FlakyBackend"
     error = FlakyBackend.error

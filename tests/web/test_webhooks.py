@@ -16,7 +16,7 @@ from django.urls import reverse
 from notifications import outbox, safe_http, tasks
 from notifications.models import Notification, Webhook
 from tests.web.helpers import signed_in
-from tests.web.test_notifications import acting_user, eager_retries, new_game  # noqa: F401
+from tests.web.test_notifications import acting_user, new_game
 
 pytestmark = pytest.mark.django_db
 
