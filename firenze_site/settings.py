@@ -102,6 +102,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default: web, worker and beat write to one file. BEGIN IMMEDIATE takes the
+    # write lock up front (a deferred transaction that reads, then writes while another process
+    # writes fails at once with "database is locked"); WAL lets readers go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache ----------------------------------------------------------------------------------
