@@ -18,7 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Exists, F, Max, OuterRef, Subquery
 from django.utils import timezone
 
 from chat.models import MAX_LENGTH, Message, Mute, Report, Visit
@@ -264,32 +264,55 @@ class Thread:
 
 
 def thread(
-    game: Game, user: Any, *, limit: int | None = PAGE_MESSAGES, mark: bool = True
+    game: Game,
+    user: Any,
+    *,
+    limit: int | None = PAGE_MESSAGES,
+    mark: bool = True,
+    seats: list | None = None,
 ) -> Thread:
-    """The thread as ``user`` sees it; for a seated player, also records this visit."""
-    messages = Message.objects.filter(game=game).select_related("author").order_by("-pk")
-    total = messages.count() if limit is not None else None
-    rows = list(messages[:limit] if limit is not None else messages)[::-1]
+    """The thread as ``user`` sees it; for a seated player, also records this visit.
+
+    One query reads the messages with, per row, whether the viewer muted its author and the
+    viewer's last visit; ``seats`` (the game page has them already) saves another. A count
+    follows only when there are more messages than the page shows."""
     signed_in = bool(getattr(user, "is_authenticated", False))
-    seat = seat_of(game, user) if signed_in else None
-    muted = muted_ids(user)
-    seen = last_read(game, user) if seat is not None else None
-    colours = dict(game.seats.exclude(number=None).values_list("number", "colour"))
+    seats = seats if seats is not None else list(game.seats.all())
+    seat = next((s for s in seats if signed_in and s.user_id == user.pk and not s.bot), None)
+    colours = {s.number: s.colour for s in seats if s.number is not None}
+    messages = Message.objects.filter(game=game).select_related("author").order_by("-pk")
+    if signed_in:
+        messages = messages.annotate(
+            muted=Exists(Mute.objects.filter(user_id=user.pk, muted_id=OuterRef("author_id"))),
+            seen=Subquery(Visit.objects.filter(game=game, user_id=user.pk).values("last_read")[:1]),
+        )
+    rows = list(messages[: limit + 1] if limit is not None else messages)
+    earlier = 0
+    if limit is not None and len(rows) > limit:
+        rows = rows[:limit]
+        earlier = Message.objects.filter(game=game).count() - limit
+    rows.reverse()
+    seen = (rows[0].seen or 0) if rows and seat is not None else None
     now = timezone.now()
     entries = []
     unread = 0
     for message in rows:
         mine = signed_in and message.author_id == user.pk
-        is_unread = seen is not None and message.pk > seen and not mine and not message.is_deleted
-        is_muted = message.author_id in muted
-        if is_unread and not is_muted:
-            unread += 1
+        is_muted = bool(getattr(message, "muted", False))
+        is_unread = (
+            seen is not None
+            and message.pk > seen
+            and not mine
+            and not message.is_deleted
+            and not is_muted
+        )
+        unread += is_unread
         entries.append(
             Entry(
                 message,
                 mine,
                 is_muted,
-                is_unread and not is_muted,
+                is_unread,
                 can_delete(message, user, now),
                 colours.get(message.seat, ""),
             )
@@ -299,7 +322,7 @@ def thread(
     return Thread(
         game=game,
         entries=entries,
-        earlier=(total - len(rows)) if total is not None else 0,
+        earlier=earlier,
         unread=unread,
         can_post=seat is not None and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED),
         is_player=seat is not None,

@@ -20,15 +20,16 @@ LINK_ATTRIBUTES = ' rel="nofollow ugc noopener noreferrer" target="_blank"'
 @register.inclusion_tag("games/_chat.html", takes_context=True)
 def chat_thread(context: Any) -> dict[str, Any]:
     request, game = context["request"], context["game"]
-    return thread_context(request, game, csrf_token=context.get("csrf_token"))
+    seats = context.get("seats")
+    return thread_context(request, game, seats=seats, csrf_token=context.get("csrf_token"))
 
 
-def thread_context(request: Any, game: Any, **extra: Any) -> dict[str, Any]:
+def thread_context(request: Any, game: Any, seats: list | None = None, **extra: Any) -> dict:
     return {
         "request": request,
         "user": request.user,
         "game": game,
-        "thread": services.thread(game, request.user),
+        "thread": services.thread(game, request.user, seats=seats),
         "max_length": services.MAX_LENGTH,
         **extra,
     }
