@@ -30,11 +30,13 @@ FANNED_OUT = set(preferences.KIND_OF)
 TEST_INTERVAL = timedelta(seconds=10)
 
 
-def fan_out(user: Any, kind: str, *, game: Any, key: str, context: dict) -> list[Notification]:
+def fan_out(
+    user: Any, kind: str, *, game: Any, key: str, context: dict, cells: dict | None = None
+) -> list[Notification]:
     rows = []
     if kind not in FANNED_OUT:
         return rows
-    if preferences.wants(user, kind, Channel.WEBHOOK) and _active_webhook(user):
+    if preferences.wants(user, kind, Channel.WEBHOOK, cells) and _active_webhook(user):
         rows.append(
             outbox.write(
                 user,
@@ -45,7 +47,7 @@ def fan_out(user: Any, kind: str, *, game: Any, key: str, context: dict) -> list
                 context=context,
             )
         )
-    if preferences.wants(user, kind, Channel.PUSH) and push.configured():
+    if preferences.wants(user, kind, Channel.PUSH, cells) and push.configured():
         for subscription in PushSubscription.objects.filter(user_id=user.pk):
             rows.append(
                 outbox.write(

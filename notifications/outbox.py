@@ -56,16 +56,17 @@ def notify(
     if kind == Kind.YOUR_TURN and game is not None:
         context = {**turn_window(game, user), **context}
     notification = None
+    cells = preferences.table(user)  # one query for every channel's decision
     if kind not in NOT_EMAILED:
-        reason = opt_out_reason(user, kind)
-        digest = kind == Kind.YOUR_TURN and preferences.email_digest(user)
+        reason = opt_out_reason(user, kind, cells=cells)
+        digest = kind == Kind.YOUR_TURN and preferences.email_digest(user, cells)
         notification = write(
             user, kind, key=key, game=game, context=context, digest=digest, reason=reason
         )
     # The same event by webhook and push, for players who set those up (notifications.channels).
     from notifications.channels import fan_out
 
-    fan_out(user, kind, game=game, key=key, context=context)
+    fan_out(user, kind, game=game, key=key, context=context, cells=cells)
     return notification
 
 
@@ -127,10 +128,12 @@ def turn_window(game: Any, user: Any) -> dict[str, int]:
     return {"since": window["since"] or 0, "upto": window["upto"] or 0}
 
 
-def opt_out_reason(user: Any, kind: str, channel: str = Channel.EMAIL) -> str:
+def opt_out_reason(
+    user: Any, kind: str, channel: str = Channel.EMAIL, *, cells: dict | None = None
+) -> str:
     """Why this player does not want this on this channel (empty if they do): their
     preferences table (notifications.preferences)."""
-    return preferences.opt_out_reason(user, kind, channel)
+    return preferences.opt_out_reason(user, kind, channel, cells)
 
 
 # --- the row state machine (used by notifications.delivery) ---------------------------------

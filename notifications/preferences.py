@@ -73,7 +73,13 @@ def table(user: Any) -> dict[tuple[str, str], str]:
     return cells
 
 
-def setting(user: Any, kind: str, channel: str) -> str:
+Cells = dict[tuple[str, str], str]
+
+
+def setting(user: Any, kind: str, channel: str, cells: Cells | None = None) -> str:
+    """One cell; ``cells`` (from table()) saves the query when several are asked together."""
+    if cells is not None:
+        return cells[kind, channel]
     if getattr(user, "pk", None) is None:
         return DEFAULTS[kind, channel]
     stored = (
@@ -84,12 +90,12 @@ def setting(user: Any, kind: str, channel: str) -> str:
     return stored or DEFAULTS[kind, channel]
 
 
-def wants(user: Any, notification_kind: str, channel: str) -> bool:
+def wants(user: Any, notification_kind: str, channel: str, cells: Cells | None = None) -> bool:
     """Whether this row of the outbox should reach the player on this channel."""
     kind = KIND_OF.get(notification_kind)
     if kind is None:
         return True
-    return setting(user, kind, channel) != Setting.OFF
+    return setting(user, kind, channel, cells) != Setting.OFF
 
 
 def wants_any(user: Any, notification_kind: str) -> bool:
@@ -100,14 +106,16 @@ def wants_any(user: Any, notification_kind: str) -> bool:
     return any(cells[kind, channel] != Setting.OFF for channel, _ in CHANNELS)
 
 
-def email_digest(user: Any) -> bool:
+def email_digest(user: Any, cells: Cells | None = None) -> bool:
     """Turn emails wait for the daily digest."""
-    return setting(user, YOUR_TURN, Channel.EMAIL) == Setting.DAILY
+    return setting(user, YOUR_TURN, Channel.EMAIL, cells) == Setting.DAILY
 
 
-def opt_out_reason(user: Any, notification_kind: str, channel: str) -> str:
+def opt_out_reason(
+    user: Any, notification_kind: str, channel: str, cells: Cells | None = None
+) -> str:
     """Why the player does not want this (empty if they do), as the outbox records it."""
-    if wants(user, notification_kind, channel):
+    if wants(user, notification_kind, channel, cells):
         return ""
     label = KIND_LABELS[KIND_OF[notification_kind]].lower()
     return f"switched off: {label} by {channel}"
