@@ -116,6 +116,7 @@ def post(game: Game, user: Any, raw: Any) -> Message:
 
 def _changed(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(chat_version=F("chat_version") + 1)
+    game.chat_version = (game.chat_version or 0) + 1  # the caller's copy shows the change too
 
 
 def message_in(game: Game, message_id: Any) -> Message:
@@ -274,14 +275,18 @@ def thread(
     """The thread as ``user`` sees it; for a seated player, also records this visit.
 
     One query reads the messages with, per row, whether the viewer muted its author and the
-    viewer's last visit; ``seats`` (the game page has them already) saves another. A count
-    follows only when there are more messages than the page shows."""
+    viewer's last visit (none while the game's chat_version says nothing was written);
+    ``seats`` (the game page has them already) saves another. A count follows only when there
+    are more messages than the page shows."""
     signed_in = bool(getattr(user, "is_authenticated", False))
     seats = seats if seats is not None else list(game.seats.all())
     seat = next((s for s in seats if signed_in and s.user_id == user.pk and not s.bot), None)
     colours = {s.number: s.colour for s in seats if s.number is not None}
-    messages = Message.objects.filter(game=game).select_related("author").order_by("-pk")
-    if signed_in:
+    if not game.chat_version:  # nothing was ever written: no query at all
+        messages = Message.objects.none()
+    else:
+        messages = Message.objects.filter(game=game).select_related("author").order_by("-pk")
+    if signed_in and game.chat_version:
         messages = messages.annotate(
             muted=Exists(Mute.objects.filter(user_id=user.pk, muted_id=OuterRef("author_id"))),
             seen=Subquery(Visit.objects.filter(game=game, user_id=user.pk).values("last_read")[:1]),
