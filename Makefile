@@ -23,6 +23,7 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 ADDRESS ?= 0.0.0.0:8000
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py vapid_keys --dev-file
 	RUN_ADDRESS=$(ADDRESS) SITE_URL=$${SITE_URL:-$$($(BIN)/python scripts/run_dev.py --site-url $(ADDRESS))} \
 		$(BIN)/python manage.py demo
 	RUN_ADDRESS=$(ADDRESS) $(BIN)/python scripts/run_dev.py

@@ -153,23 +153,3 @@ class TimeZoneForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
-
-
-class EmailPreferencesForm(forms.ModelForm):
-    """How game emails arrive (notifications/): turn emails and reminders."""
-
-    class Meta:
-        model = get_user_model()
-        fields = ["turn_emails", "reminders"]
-        labels = {
-            "turn_emails": "When it is my turn, email me",
-            "reminders": "Remind me when my time to move is running out",
-        }
-        help_texts = {
-            "turn_emails": (
-                "Invitations, game starts, timeouts and results are emailed right away unless "
-                "you choose Never."
-            ),
-            "reminders": "",
-        }
-        widgets = {"turn_emails": forms.RadioSelect}

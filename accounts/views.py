@@ -1,5 +1,5 @@
-"""The account page: the player's display name, email preferences and links to allauth's own
-settings. Both forms post to this page; a hidden ``form`` field says which one it is."""
+"""The account page: the player's display name and links to allauth's own settings and to the
+notification preferences (notifications/settings_views.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 
-from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, EmailPreferencesForm, TimeZoneForm
+from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, TimeZoneForm
 
-PREFERENCES_FORM = "preferences"
 TIME_ZONE_FORM = "time_zone"
 
 
 @login_required
 def profile(request):
     user = request.user
-    preferences_form = EmailPreferencesForm(instance=user)
     time_zone_form = TimeZoneForm(instance=user)
     if request.method == "POST" and request.POST.get("form") == TIME_ZONE_FORM:
         time_zone_form = TimeZoneForm(request.POST, instance=user)
@@ -25,14 +23,6 @@ def profile(request):
             time_zone_form.save(commit=False)
             user.save(update_fields=["time_zone"])
             messages.success(request, "Your time zone is saved.")
-            return redirect("accounts:profile")
-        form = DisplayNameForm(user=user)
-    elif request.method == "POST" and request.POST.get("form") == PREFERENCES_FORM:
-        preferences_form = EmailPreferencesForm(request.POST, instance=user)
-        if preferences_form.is_valid():
-            preferences_form.save(commit=False)
-            user.save(update_fields=["turn_emails", "reminders"])
-            messages.success(request, "Your email preferences are saved.")
             return redirect("accounts:profile")
         form = DisplayNameForm(user=user)
     elif request.method == "POST":
@@ -57,8 +47,6 @@ def profile(request):
         "accounts/profile.html",
         {
             "form": form,
-            "preferences_form": preferences_form,
-            "preferences_form_name": PREFERENCES_FORM,
             "time_zone_form": time_zone_form,
             "time_zone_form_name": TIME_ZONE_FORM,
         },

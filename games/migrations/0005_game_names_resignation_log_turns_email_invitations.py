@@ -32,7 +32,7 @@ def backfill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_bot_turn_index'),
+        ('games', '0004_game_chat_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

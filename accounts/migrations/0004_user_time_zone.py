@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_email_preferences'),
+        ('accounts', '0003_remove_email_preferences'),
     ]
 
     operations = [
