@@ -154,15 +154,14 @@ def user(name: str):
 
 def started_game(creator, *others, bots: int = 0, seed: int | None = None) -> Game:
     """A started game; with ``seed`` the deal (and seat order) is the same on every run."""
-    game = lobby.create_game(creator, num_players=1 + len(others) + bots, auto_start=False)
+    game = lobby.create_game(creator, num_players=1 + len(others) + bots)
     if seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=seed)
         game.refresh_from_db()
     for other in others:
         lobby.join(game, other)
     for _ in range(bots):
-        lobby.add_bot(game, creator)
-    lobby.start(game, creator)
+        lobby.add_bot(game, creator)  # the last seat taken starts the game
     game.refresh_from_db()
     return game
 

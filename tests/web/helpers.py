@@ -54,14 +54,11 @@ def post_move(client: Client, game: Game, action: dict, version: int, *, htmx: b
 
 def started_game(creator, *others, bots: int = 0, **options) -> Game:
     """A started game with these players (and bots) seated; seat order comes from the seed."""
-    game = lobby.create_game(
-        creator, num_players=1 + len(others) + bots, options=options or None, auto_start=False
-    )
+    game = lobby.create_game(creator, num_players=1 + len(others) + bots, options=options or None)
     for user in others:
         lobby.join(game, user)
     for _ in range(bots):
-        lobby.add_bot(game, creator)
-    lobby.start(game, creator)
+        lobby.add_bot(game, creator)  # the last seat taken starts the game
     game.refresh_from_db()
     return game
 
