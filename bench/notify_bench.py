@@ -211,8 +211,7 @@ def child(name: str) -> None:
         )
         devices[person.pk] = device
     game = lobby.create_game(people[0], num_players=2)
-    lobby.join(game, people[1])
-    lobby.start(game, people[0])
+    lobby.join(game, people[1])  # the table is full: the game starts
 
     log = Path(os.environ["CELERY_FILESYSTEM_DIR"]).parent / f"worker-{os.getpid()}.log"
     worker = start_worker(log)
