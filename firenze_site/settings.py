@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "notifications",
+    "players",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ from games import lobby, rules
 from games.models import Game, Move
 from games.play import record_move
 from games.rules.bots import greedy
+from players.results import record_game_end
 
 ACTION_BUTTON = re.compile(r'name="action" value="([^"]+)"')
 VERSION_FIELD = re.compile(r'name="version" value="(\d+)"')
@@ -116,5 +117,7 @@ def fast_forward(game: Game, max_moves: int = 5000, *, until=None) -> int:
         game.store_state(state)
         game.version += len(moves)
         game.save()
+        if rules.is_over(state):
+            record_game_end(game, state)
     game.refresh_from_db()
     return len(moves)
