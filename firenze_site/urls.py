@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("players.urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),
     path("admin/", admin.site.urls),

@@ -48,6 +48,18 @@ class GameRecord(models.Model):
     def days(self) -> int:
         return (self.finished_at - self.started_at).days
 
+    @property
+    def option_labels(self) -> list[str]:
+        from games.history import describe_options
+
+        return describe_options(
+            {
+                "campanile": self.campanile,
+                "seal_placement": self.seal_placement,
+                "neutral_seals": self.neutral_seals,
+            }
+        )
+
 
 class SeatResult(models.Model):
     record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="results")

@@ -1,0 +1,207 @@
+"""The history of finished games: its filters, parsed from a bookmarkable query string, and the
+query behind each page.
+
+Every list reads players.GameRecord and SeatResult rows (written at each game's end, indexed
+for each filter), never a game's state. A filter that cannot be read is dropped with a note
+instead of failing: a mistyped bookmark still shows the history.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.core.paginator import Page, Paginator
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db.models import Prefetch, Q, QuerySet
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.http import urlencode
+
+from players.models import GameRecord, SeatResult
+
+PER_PAGE = 50
+FIRST_DAY, LAST_DAY = date(2000, 1, 1), date(2100, 12, 31)
+_PAGE_NUMBER = re.compile(r"[0-9]{1,7}")
+
+
+class HistoryFilters(forms.Form):
+    player = forms.CharField(label="Player", max_length=24, required=False)
+    players = forms.TypedChoiceField(
+        label="Players",
+        choices=[("", "Any number"), ("2", "2 players"), ("3", "3 players"), ("4", "4 players")],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    since = forms.DateField(
+        label="From",
+        required=False,
+        validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    until = forms.DateField(
+        label="To",
+        required=False,
+        validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    campanile = forms.ChoiceField(
+        label="Campanile",
+        choices=[("", "With or without"), ("on", "With the Campanile"), ("off", "Without")],
+        required=False,
+    )
+    mine = forms.BooleanField(label="Only games I played", required=False)
+
+
+@dataclass
+class History:
+    """One page of the history as the template draws it."""
+
+    form: HistoryFilters
+    page: Page
+    notes: list[str] = field(default_factory=list)
+    applied: list[tuple[str, str]] = field(default_factory=list)  # the filters in use, as sent
+
+    highlight: Any = None  # the player the list is filtered to, marked in each game
+
+    def page_url(self, number: int) -> str:
+        return "?" + urlencode([*self.applied, ("page", number)])
+
+    @property
+    def previous_url(self) -> str | None:
+        page = self.page
+        return self.page_url(page.previous_page_number()) if page.has_previous() else None
+
+    @property
+    def next_url(self) -> str | None:
+        page = self.page
+        return self.page_url(page.next_page_number()) if page.has_next() else None
+
+    @property
+    def pages(self) -> list[dict[str, Any]]:
+        """The pager: first, a window around this page, last; None marks a gap."""
+        current, last = self.page.number, self.page.paginator.num_pages
+        shown = sorted({1, last, *range(max(1, current - 2), min(last, current + 2) + 1)})
+        links: list[dict[str, Any]] = []
+        for number in shown:
+            if links and number != links[-1]["number"] + 1:
+                links.append({"number": None})
+            links.append(
+                {"number": number, "url": self.page_url(number), "current": number == current}
+            )
+        return links
+
+
+def describe_options(options: dict[str, Any]) -> list[str]:
+    """A game's options in words, as lists of games and the finished page show them."""
+    placement = options.get("seal_placement", "recommended")
+    labels = ["Campanile"] if options.get("campanile") else []
+    if placement == "dead_color":
+        labels.append("dead-colour seals")
+    else:
+        seals = options.get("neutral_seals", 0)
+        wording = {"recommended": "recommended", "random": "random"}.get(placement, placement)
+        labels.append(f"{seals} neutral seal{'s' if seals != 1 else ''}, {wording} placement")
+    return labels
+
+
+def find_player(name: str) -> Any | None:
+    """The player with this display name, whatever its case (the unique index is on lower())."""
+    User = get_user_model()
+    name = (name or "").strip()
+    if not name:
+        return None
+    return (
+        User.objects.annotate(lower_name=Lower("display_name"))
+        .filter(lower_name=name.lower())
+        .only("pk", "display_name")
+        .first()
+    )
+
+
+def visible_to(viewer: Any) -> Q:
+    """Public games for everyone; private ones only for the people who played them."""
+    if viewer is None or not viewer.is_authenticated:
+        return Q(is_public=True)
+    own = SeatResult.objects.filter(user=viewer).values("record_id")
+    return Q(is_public=True) | Q(pk__in=own)
+
+
+def _start_of(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def read_filters(params: Any, viewer: Any) -> tuple[HistoryFilters, dict[str, Any], list[str]]:
+    """The valid filters, and a note for each one that was dropped."""
+    form = HistoryFilters(params)
+    form.is_valid()
+    notes = []
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else name
+        notes.append(f"The “{label}” filter was ignored: {' '.join(errors)}")
+    data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "", False)}
+    if "player" in data:
+        player = find_player(data["player"])
+        if player is None:
+            notes.append(f"There is no player called “{data['player']}”; that filter was ignored.")
+            del data["player"]
+        else:
+            data["player"] = player
+    if data.get("mine") and not getattr(viewer, "is_authenticated", False):
+        notes.append("Sign in to see only the games you played.")
+        del data["mine"]
+    if "since" in data and "until" in data and data["since"] > data["until"]:
+        notes.append("The “From” date is after the “To” date; the dates were swapped.")
+        data["since"], data["until"] = data["until"], data["since"]
+    return form, data, notes
+
+
+def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet[GameRecord]:
+    records = GameRecord.objects.filter(visible_to(viewer))
+    for who in (filters.get("player"), viewer if filters.get("mine") else None):
+        if who is not None:
+            records = records.filter(pk__in=SeatResult.objects.filter(user=who).values("record"))
+    if "players" in filters:
+        records = records.filter(num_players=filters["players"])
+    if "since" in filters:
+        records = records.filter(finished_at__gte=_start_of(filters["since"]))
+    if "until" in filters:
+        records = records.filter(finished_at__lt=_start_of(filters["until"] + timedelta(days=1)))
+    if "campanile" in filters:
+        records = records.filter(campanile=filters["campanile"] == "on")
+    return records.order_by("-finished_at", "-pk")
+
+
+def with_results(records: Any) -> QuerySet[GameRecord]:
+    """Each record with its seats in finishing order and their players: one more query."""
+    seats = SeatResult.objects.select_related("user").order_by("place", "seat")
+    return records.prefetch_related(Prefetch("results", queryset=seats))
+
+
+def page_number(raw: str | None, notes: list[str]) -> int:
+    if raw is None or raw == "":
+        return 1
+    if not _PAGE_NUMBER.fullmatch(raw) or int(raw) < 1:
+        notes.append("That page number could not be read; here is the first page.")
+        return 1
+    return int(raw)
+
+
+def history(params: Any, viewer: Any) -> History:
+    form, filters, notes = read_filters(params, viewer)
+    number = page_number(params.get("page"), notes)
+    paginator = Paginator(finished_games(filters, viewer), PER_PAGE)
+    if number > paginator.num_pages:
+        if paginator.count:
+            notes.append(f"There are only {paginator.num_pages} pages; here is the last one.")
+        number = paginator.num_pages
+    page = paginator.page(number)
+    page.object_list = list(with_results(page.object_list))
+    applied = [(name, params.get(name)) for name in form.fields if name in filters]
+    highlight = filters.get("player") or (viewer if filters.get("mine") else None)
+    return History(form=form, page=page, notes=notes, applied=applied, highlight=highlight)
