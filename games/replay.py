@@ -28,6 +28,7 @@ class Replay:
     step: int
     last: int
     turn_starts: list[int]  # the step at which each turn begins: turn 1 at step 0
+    state: rules.State | None = None
     context: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -95,7 +96,7 @@ def build(game: Game, params: Any) -> Replay:
         for i, p in enumerate(rules.to_dict(state)["players"])
     ]
     context["seats"] = seats
-    replay.context = context
+    replay.state, replay.context = state, context
     return replay
 
 

@@ -34,8 +34,13 @@ def places(totals: list[int]) -> list[int]:
     return [1 + sum(other > mine for other in totals) for mine in totals]
 
 
-def record_game_end(game: Game, state: rules.State, *, imported: bool = False) -> GameRecord:
-    """Write the game's record, its seats' results and, if rated, the new ratings."""
+def record_game_end(
+    game: Game, state: rules.State, *, imported: bool = False, finished_at: Any = None
+) -> GameRecord:
+    """Write the game's record, its seats' results and, if rated, the new ratings.
+
+    `finished_at` is now, except when recompute_ratings records a game that ended before
+    records existed."""
     existing = GameRecord.objects.filter(game=game).first()
     if existing is not None:
         return existing
@@ -43,7 +48,7 @@ def record_game_end(game: Game, state: rules.State, *, imported: bool = False) -
     final = view["final"]
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     activity = _activity(game)
-    now = timezone.now()
+    now = finished_at or timezone.now()
     totals = [p["total"] for p in final["players"]]
     ranks = places(totals)
     options = view["options"]
@@ -83,7 +88,7 @@ def record_game_end(game: Game, state: rules.State, *, imported: bool = False) -
                 **sealed,
             )
         )
-    record.rated = not imported and _is_rated(results)
+    record.rated = not imported and is_rated(results)
     if record.rated:
         record.save(update_fields=["rated"])
         apply_ratings(results)
@@ -116,7 +121,7 @@ def _sealed_colours(view: dict[str, Any], seat: int) -> dict[str, int]:
     return counts
 
 
-def _is_rated(results: list[SeatResult]) -> bool:
+def is_rated(results: list[SeatResult]) -> bool:
     return len(results) >= 2 and all(
         r.user_id is not None and not r.bot and 2 * r.bot_steps <= r.steps for r in results
     )
