@@ -17,11 +17,12 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.http import urlencode
 
+from games.listing import listed_games
 from players.models import GameRecord, SeatResult
 
 PER_PAGE = 50
@@ -97,19 +98,6 @@ class History:
         return links
 
 
-def describe_options(options: dict[str, Any]) -> list[str]:
-    """A game's options in words, as lists of games and the finished page show them."""
-    placement = options.get("seal_placement", "recommended")
-    labels = ["Campanile"] if options.get("campanile") else []
-    if placement == "dead_color":
-        labels.append("dead-colour seals")
-    else:
-        seals = options.get("neutral_seals", 0)
-        wording = {"recommended": "recommended", "random": "random"}.get(placement, placement)
-        labels.append(f"{seals} neutral seal{'s' if seals != 1 else ''}, {wording} placement")
-    return labels
-
-
 def find_player(name: str) -> Any | None:
     """The player with this display name, whatever its case (the unique index is on lower())."""
     User = get_user_model()
@@ -124,12 +112,18 @@ def find_player(name: str) -> Any | None:
     )
 
 
-def visible_to(viewer: Any) -> Q:
-    """Public games for everyone; private ones only for the people who played them."""
-    if viewer is None or not viewer.is_authenticated:
-        return Q(is_public=True)
-    own = SeatResult.objects.filter(user=viewer).values("record_id")
-    return Q(is_public=True) | Q(pk__in=own)
+def _signed_in(viewer: Any) -> bool:
+    return viewer is not None and getattr(viewer, "is_authenticated", False)
+
+
+def visible_to(viewer: Any, record: str = "pk") -> Q:
+    """Public games for everyone; private ones only for the people who played them. `record`
+    names the game record's id in the query this filters (an OuterRef for EXISTS)."""
+    public = Q(is_public=True) if record == "pk" else Q(record__is_public=True)
+    if not _signed_in(viewer):
+        return public
+    played = SeatResult.objects.filter(record=OuterRef(record), user=viewer)
+    return public | Q(Exists(played))
 
 
 def _start_of(day: date) -> datetime:
@@ -161,26 +155,45 @@ def read_filters(params: Any, viewer: Any) -> tuple[HistoryFilters, dict[str, An
     return form, data, notes
 
 
-def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet[GameRecord]:
-    records = GameRecord.objects.filter(visible_to(viewer))
-    for who in (filters.get("player"), viewer if filters.get("mine") else None):
-        if who is not None:
-            records = records.filter(pk__in=SeatResult.objects.filter(user=who).values("record"))
+def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet:
+    """The ids of the matching records, newest first, each query led by an index: a player's
+    games by their results (user, finished_at), all games by the records (finished_at, or
+    num_players and finished_at)."""
+    anchor = filters.get("player") or (viewer if filters.get("mine") else None)
+    if anchor is None:
+        rows = GameRecord.objects.filter(visible_to(viewer))
+        prefix, order = "", ("-finished_at", "-pk")
+        ids = "pk"
+    else:
+        rows = SeatResult.objects.filter(user=anchor)
+        if filters.get("mine") and viewer.pk != anchor.pk:
+            rows = rows.filter(
+                Exists(SeatResult.objects.filter(record=OuterRef("record_id"), user=viewer))
+            )
+        if not (_signed_in(viewer) and viewer.pk == anchor.pk):
+            rows = rows.filter(visible_to(viewer, "record_id"))
+        prefix, order = "record__", ("-finished_at", "-record_id")
+        ids = "record_id"
     if "players" in filters:
-        records = records.filter(num_players=filters["players"])
-    if "since" in filters:
-        records = records.filter(finished_at__gte=_start_of(filters["since"]))
-    if "until" in filters:
-        records = records.filter(finished_at__lt=_start_of(filters["until"] + timedelta(days=1)))
+        rows = rows.filter(**{f"{prefix}num_players": filters["players"]})
     if "campanile" in filters:
-        records = records.filter(campanile=filters["campanile"] == "on")
-    return records.order_by("-finished_at", "-pk")
+        rows = rows.filter(**{f"{prefix}campanile": filters["campanile"] == "on"})
+    if "since" in filters:
+        rows = rows.filter(finished_at__gte=_start_of(filters["since"]))
+    if "until" in filters:
+        rows = rows.filter(finished_at__lt=_start_of(filters["until"] + timedelta(days=1)))
+    return rows.order_by(*order).values_list(ids, flat=True)
 
 
-def with_results(records: Any) -> QuerySet[GameRecord]:
-    """Each record with its seats in finishing order and their players: one more query."""
+def records_in_order(ids: list[int]) -> list[GameRecord]:
+    """The records with these ids, in this order, each with its seats in finishing order and
+    their players (two queries)."""
     seats = SeatResult.objects.select_related("user").order_by("place", "seat")
-    return records.prefetch_related(Prefetch("results", queryset=seats))
+    found = GameRecord.objects.filter(pk__in=ids).prefetch_related(
+        Prefetch("results", queryset=seats)
+    )
+    by_id = {record.pk: record for record in found}
+    return [by_id[pk] for pk in ids if pk in by_id]
 
 
 def page_number(raw: str | None, notes: list[str]) -> int:
@@ -201,7 +214,7 @@ def history(params: Any, viewer: Any) -> History:
             notes.append(f"There are only {paginator.num_pages} pages; here is the last one.")
         number = paginator.num_pages
     page = paginator.page(number)
-    page.object_list = list(with_results(page.object_list))
-    applied = [(name, params.get(name)) for name in form.fields if name in filters]
     highlight = filters.get("player") or (viewer if filters.get("mine") else None)
+    page.object_list = listed_games(records_in_order(list(page.object_list)), highlight)
+    applied = [(name, params.get(name)) for name in form.fields if name in filters]
     return History(form=form, page=page, notes=notes, applied=applied, highlight=highlight)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -116,8 +116,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
     me = request.user
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
+    # Led by the games not yet over (few) rather than the player's seats (one per game ever).
     games = (
-        Game.objects.filter(seats__user=me, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=me)))
         .defer("state")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("-updated")

@@ -35,9 +35,16 @@ class GameRecord(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["is_public", "-finished_at"], name="record_public_finished"),
-            models.Index(fields=["-finished_at"], name="record_finished"),
-            models.Index(fields=["num_players", "-finished_at"], name="record_players_finished"),
+            # The history's lists and counts read only these indexes (the filters' columns are
+            # in them): all games newest first, or those of one number of players.
+            models.Index(
+                fields=["-finished_at", "-game", "is_public", "num_players", "campanile"],
+                name="record_finished",
+            ),
+            models.Index(
+                fields=["num_players", "-finished_at", "-game", "is_public", "campanile"],
+                name="record_players_finished",
+            ),
             models.Index(fields=["rated", "finished_at"], name="record_rated_finished"),
         ]
 
@@ -50,7 +57,7 @@ class GameRecord(models.Model):
 
     @property
     def option_labels(self) -> list[str]:
-        from games.history import describe_options
+        from games.listing import describe_options
 
         return describe_options(
             {
@@ -105,7 +112,9 @@ class SeatResult(models.Model):
             models.UniqueConstraint(fields=["record", "seat"], name="unique_result_seat"),
         ]
         indexes = [
-            models.Index(fields=["user", "-finished_at"], name="result_user_finished"),
+            models.Index(fields=["user", "-finished_at", "-record"], name="result_user_finished"),
+            # "Did this player play in that game?", asked per private game to list it.
+            models.Index(fields=["record", "user"], name="result_record_user"),
         ]
 
     def __str__(self) -> str:

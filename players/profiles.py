@@ -8,8 +8,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Avg, Count, F, FilteredRelation, Max, Min, Prefetch, Q, Sum
+from django.db.models import (
+    Avg,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    Sum,
+)
 
+from games.history import records_in_order, visible_to
+from games.listing import ListedGame, listed_games
 from games.models import Game, Seat
 from players.models import COLOURS, Rating, SeatResult
 from players.ratings import PROVISIONAL_GAMES
@@ -45,10 +59,21 @@ def career(user: Any) -> Career:
     )
     sealed = {c: totals.pop(c) or 0 for c in COLOURS}
     favourite = max(COLOURS, key=lambda c: sealed[c]) if any(sealed.values()) else None
-    first = Seat.objects.filter(
-        user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED]
-    ).aggregate(first=Min("joined"))["first"]
-    return Career(**totals, favourite_colour=favourite, first_game=first)
+    return Career(**totals, favourite_colour=favourite, first_game=first_game(user))
+
+
+def first_game(user: Any) -> Any:
+    """When the player's first game began: the first finished one (first off the results'
+    index), or, before any has finished, the earliest game they sit in that has started."""
+    first = (
+        SeatResult.objects.filter(user=user)
+        .order_by("finished_at", "record_id")
+        .values_list("record__started_at", flat=True)[:1]
+    )
+    if first:
+        return first[0]
+    started = Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE)
+    return started.aggregate(first=Min("joined"))["first"]
 
 
 @dataclass
@@ -82,28 +107,26 @@ def rating_points(user: Any) -> list[tuple[Any, int]]:
 def games_in_progress(user: Any) -> list[Game]:
     """Public games the player sits in that are being played (nothing from their state)."""
     seats = Seat.objects.select_related("user").order_by("number")
+    # Led by the games being played (few) rather than the player's seats (one per game ever).
+    sits = Seat.objects.filter(game=OuterRef("pk"), user=user)
     return list(
-        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True, seats__user=user)
+        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+        .filter(Exists(sits))
         .defer("state")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("-updated")[:IN_PROGRESS]
     )
 
 
-def latest_finished(user: Any, viewer: Any) -> list[SeatResult]:
-    """The player's last finished games that the viewer may see, each with all its seats."""
+def latest_finished(user: Any, viewer: Any) -> list[ListedGame]:
+    """The player's last finished games that the viewer may see, as list rows."""
     results = SeatResult.objects.filter(user=user)
-    if viewer is None or not viewer.is_authenticated:
-        results = results.filter(record__is_public=True)
-    elif viewer.pk != user.pk:
-        shared = SeatResult.objects.filter(user=viewer).values("record_id")
-        results = results.filter(Q(record__is_public=True) | Q(record_id__in=shared))
-    seats = SeatResult.objects.select_related("user").order_by("place", "seat")
-    return list(
-        results.select_related("record")
-        .prefetch_related(Prefetch("record__results", queryset=seats))
-        .order_by("-finished_at")[:LATEST]
+    if not (viewer is not None and viewer.is_authenticated and viewer.pk == user.pk):
+        results = results.filter(visible_to(viewer, "record_id"))
+    ids = list(
+        results.order_by("-finished_at", "-record_id").values_list("record_id", flat=True)[:LATEST]
     )
+    return listed_games(records_in_order(ids), highlight=user)
 
 
 @dataclass

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.history import describe_options
+from games.listing import describe_options
 from games.scoresheet import ScoreSheet
 from games.scoresheet import score_sheet as build_sheet
 

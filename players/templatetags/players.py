@@ -8,6 +8,7 @@ seats and accounts without a display name are shown as plain text: they have no 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -20,7 +21,13 @@ register = template.Library()
 
 def profile_url(user: Any) -> str | None:
     name = getattr(user, "display_name", "")
-    return reverse("players:profile", args=[name]) if name else None
+    return _profile_path(name) if name else None
+
+
+@lru_cache(maxsize=4096)
+def _profile_path(name: str) -> str:
+    """Reversed once per name: lists of games show hundreds of names a page."""
+    return reverse("players:profile", args=[name])
 
 
 def _person(who: Any) -> tuple[Any | None, str]:
