@@ -95,7 +95,7 @@ def main() -> None:
     print(
         f"Archive pages, {connection.vendor}: {GAMES:,} finished games, {star.display_name} has "
         f"{star.results.count():,} (goal {STAR_GAMES:,}), {rookie.display_name} {rookie_games}; "
-        f"filled in {filled:.0f} s with bulk_create, then ANALYZE"
+        f"filled in {filled:.0f} s (bulk inserts, then ANALYZE)"
     )
     print(
         "  DEBUG off, CONN_MAX_AGE 60, locmem cache warm (each page requested once first); "

@@ -17,6 +17,7 @@ import random
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -52,6 +53,7 @@ def fill(games: int = GAMES, star_games: int = STAR_GAMES) -> dict:
         for start in range(0, games, BATCH):
             numbers = range(start, min(games, start + BATCH))
             _batch(rng, users, numbers, games, star_every, now, first_pk)
+        _reset_sequences()  # ids were given explicitly (PostgreSQL's sequence did not move)
         _games_in_progress(rng, users, star, now)
         _ratings(rng, users, star)
     _analyze()
@@ -71,7 +73,7 @@ SEAT_COLUMNS = (
 )  # fmt: skip
 RESULT_COLUMNS = (
     "record", "user", "seat", "name", "bot", "place", "pp", "won", "steps", "bot_steps",
-    "abandoned", *COLOURS, "finished_at", "rating_shown", "rating_change",
+    "abandoned", *COLOURS, "finished_at", "is_public", "rating_shown", "rating_change",
 )  # fmt: skip
 
 
@@ -115,7 +117,7 @@ def _batch(rng, users, numbers, total, star_every, now, first_pk) -> None:
             name = f"Bot Greedy {seat + 1}" if bot else user.display_name
             results.append(
                 (pk, user and user.pk, seat, name, bot, ranks[seat], pp[seat], ranks[seat] == 1,
-                 turns * 2, 0, False, *sealed.values(), finished_at,
+                 turns * 2, 0, False, *sealed.values(), finished_at, public,
                  None if with_bot else 1000 + rng.randint(-200, 600),
                  None if with_bot else rng.randint(-40, 40))
             )  # fmt: skip
@@ -146,6 +148,13 @@ def insert(model, names: tuple[str, ...], rows: list[tuple]) -> None:
         prepared.append(row)
     with connection.cursor() as cursor:
         cursor.executemany(sql, prepared)
+
+
+def _reset_sequences() -> None:
+    statements = connection.ops.sequence_reset_sql(no_style(), [Game, Seat, SeatResult])
+    with connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
 
 
 def _games_in_progress(rng, users, star, now) -> None:
@@ -180,6 +189,7 @@ def _ratings(rng, users, star) -> None:
 
 
 def _analyze() -> None:
-    """Planner statistics, as autovacuum (PostgreSQL) or a nightly ANALYZE would keep them."""
+    """Planner statistics (and on PostgreSQL the visibility map that index-only scans use), as
+    autovacuum or a nightly ANALYZE keeps them after a bulk load."""
     with connection.cursor() as cursor:
-        cursor.execute("ANALYZE")
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")

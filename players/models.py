@@ -98,8 +98,10 @@ class SeatResult(models.Model):
     red = models.PositiveSmallIntegerField(default=0)
     blue = models.PositiveSmallIntegerField(default=0)
     purple = models.PositiveSmallIntegerField(default=0)
-    # Copied from the record so a player's games can be listed newest first off one index.
+    # Copied from the record so a player's games can be listed newest first off one index,
+    # and their private games found off a small one.
     finished_at = models.DateTimeField()
+    is_public = models.BooleanField(default=True)
     # The player's rating after this game (rated games only), for the profile's chart.
     rating_mu = models.FloatField(null=True, blank=True)
     rating_sigma = models.FloatField(null=True, blank=True)
@@ -112,9 +114,21 @@ class SeatResult(models.Model):
             models.UniqueConstraint(fields=["record", "seat"], name="unique_result_seat"),
         ]
         indexes = [
-            models.Index(fields=["user", "-finished_at", "-record"], name="result_user_finished"),
-            # "Did this player play in that game?", asked per private game to list it.
+            # A player's games newest first; on PostgreSQL it also carries what the profile
+            # sums and charts, so those read the index alone (covering columns: ignored
+            # elsewhere).
+            models.Index(
+                fields=["user", "-finished_at", "-record"],
+                name="result_user_finished",
+                include=["won", "pp", "abandoned", *COLOURS, "rating_shown"],
+            ),
             models.Index(fields=["record", "user"], name="result_record_user"),
+            # The private games a viewer played: the only private games listed to them.
+            models.Index(
+                fields=["user", "record"],
+                name="result_user_private",
+                condition=models.Q(is_public=False),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -85,6 +85,7 @@ def record_game_end(
                 bot_steps=bot_steps,
                 abandoned=person and (seat.autopilot or 2 * bot_steps > steps),
                 finished_at=now,
+                is_public=game.is_public,
                 **sealed,
             )
         )

@@ -97,5 +97,6 @@ def finished_record(
             won=ranks[number] == 1,
             steps=turns,
             finished_at=finished_at,
+            is_public=is_public,
         )
     return record

@@ -312,3 +312,25 @@ def test_it_loads_my_games_in_the_same_number_of_queries_however_many_finished(a
     for i in range(30):
         finished_record([anna, ben], [50, 40], finished_at=days_ago(i))
     assert queries() == few
+
+
+def test_it_counts_a_long_list_only_up_to_a_cap_and_still_pages_past_it(
+    client, anna, ben, monkeypatch
+):
+    """Counting stops at COUNT_CAP (5,000 games, a hundred pages): past it the page says "more
+    than", and the pager walks on without a last page (here with a cap of 60)."""
+    monkeypatch.setattr("games.history.COUNT_CAP", 60)
+    records = [
+        finished_record([anna, ben], [50, 40], finished_at=days_ago(i / 24)) for i in range(130)
+    ]
+
+    first = history(client)
+    third = history(client, page=3)
+    beyond = history(client, page=9)
+
+    assert "More than 60 finished games · page 1</p>" in first
+    assert 'href="?page=2"' in first and 'href="?page=3"' in first
+    assert listed(third) == ids(records[100:])
+    assert "Older ›" not in third
+    assert "There are only 3 pages; here is the last one." in beyond
+    assert listed(beyond) == ids(records[100:])
