@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 WIDTH, HEIGHT = 600, 160
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 48, 12, 12, 24
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 64, 14, 14, 30
 
 
 @dataclass

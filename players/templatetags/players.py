@@ -19,6 +19,12 @@ from django.utils.safestring import mark_safe
 register = template.Library()
 
 
+@register.simple_tag(name="profile_url")
+def profile_url_tag(user: Any) -> str:
+    """`{% profile_url user as url %}`: the address of a player's profile, or ""."""
+    return profile_url(user) or ""
+
+
 def profile_url(user: Any) -> str | None:
     name = getattr(user, "display_name", "")
     return _profile_path(name) if name else None

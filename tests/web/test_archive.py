@@ -365,3 +365,37 @@ def test_it_refuses_a_file_too_large_to_be_a_game(tmp_path, finished):
 def test_it_refuses_a_missing_file(tmp_path):
     with pytest.raises(CommandError, match="cannot be read"):
         import_game(str(tmp_path / "nothing.json"))
+
+
+# --- older stored states, profile links -------------------------------------------------------
+
+
+def test_it_rebuilds_a_state_stored_by_an_older_engine_from_the_log(client, anna, ben):
+    """States of schema 1 had no PP by source: such a cache is replayed from the move log."""
+    game = started_game(anna, ben)
+    fast_forward(game, 80)
+    old = json.loads(json.dumps(game.state))
+    old["v"] = 1
+    for player in old["players"]:
+        del player["earned"]
+    Game.objects.filter(pk=game.pk).update(state=old)
+    game.refresh_from_db()
+
+    assert game.load_state() == game.replayed_state()
+    assert client.get(url("detail", game)).status_code == 200
+
+
+def test_it_links_names_in_the_lobby_and_on_a_forming_game_to_profiles(client, anna, ben):
+    from games import lobby
+
+    game = lobby.create_game(anna, num_players=3)
+    lobby.join(game, ben)
+    lobby.add_bot(game, anna)
+
+    forming = client.get(url("detail", game)).content.decode()
+    listing = client.get(reverse("games:lobby")).content.decode()
+
+    assert '<a class="player-link" href="/players/Anna/">Anna</a>' in forming
+    assert '<a class="player-link" href="/players/Ben/">Ben</a>' in forming
+    assert '<span class="player-name">Bot Greedy</span>' in forming
+    assert 'by <a class="player-link" href="/players/Anna/">Anna</a>' in listing

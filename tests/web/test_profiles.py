@@ -74,7 +74,7 @@ def test_it_shows_the_rating_its_rank_and_a_chart_of_its_history(client, anna, b
     rating = Rating.objects.get(user=anna)
     assert rating.games == 2  # the game against a bot is not rated
     assert re.search(rf'<span class="rating-number"[^>]*>{rating.shown}</span>', page)
-    assert "provisional" in page and "2 of 5 rated games before a rank" in page
+    assert "provisional" in page and "2 rated games; ranked after 5" in page
     points = re.search(r'<polyline class="line" points="([^"]+)"', page).group(1).split()
     assert len(points) == 2
 
