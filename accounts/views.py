@@ -1,5 +1,5 @@
-"""The account page: the player's display name, email preferences and links to allauth's own
-settings. Both forms post to this page; a hidden ``form`` field says which one it is."""
+"""The account page: the player's display name and links to allauth's own settings and to the
+notification preferences (notifications/settings_views.py)."""
 
 from __future__ import annotations
 
@@ -8,24 +8,13 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect, render
 
-from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, EmailPreferencesForm
-
-PREFERENCES_FORM = "preferences"
+from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm
 
 
 @login_required
 def profile(request):
     user = request.user
-    preferences_form = EmailPreferencesForm(instance=user)
-    if request.method == "POST" and request.POST.get("form") == PREFERENCES_FORM:
-        preferences_form = EmailPreferencesForm(request.POST, instance=user)
-        if preferences_form.is_valid():
-            preferences_form.save(commit=False)
-            user.save(update_fields=["turn_emails", "reminders"])
-            messages.success(request, "Your email preferences are saved.")
-            return redirect("accounts:profile")
-        form = DisplayNameForm(user=user)
-    elif request.method == "POST":
+    if request.method == "POST":
         form = DisplayNameForm(request.POST, user=user)
         if form.is_valid():
             previous = user.display_name
@@ -42,12 +31,4 @@ def profile(request):
                 return redirect("accounts:profile")
     else:
         form = DisplayNameForm(user=user)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "form": form,
-            "preferences_form": preferences_form,
-            "preferences_form_name": PREFERENCES_FORM,
-        },
-    )
+    return render(request, "accounts/profile.html", {"form": form})

@@ -365,14 +365,18 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def version(request: HttpRequest, pk: int) -> HttpResponse:
-    """The cheap poll: one indexed query, no state loaded, no session touched."""
-    current = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
+    """The cheap poll: one indexed query, no state loaded, no session touched.
+
+    ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
+    either one changing refreshes the page, so new messages ride the same poll as moves."""
+    current = Game.objects.filter(pk=pk).values_list("version", "chat_version").first()
     if current is None:
         raise Http404("No such game.")
-    seen = request.GET.get("v")
-    if seen is not None and seen == str(current):
+    version_now, chat_now = current
+    seen, seen_chat = request.GET.get("v"), request.GET.get("c")
+    if seen == str(version_now) and seen_chat in (None, str(chat_now)):
         return HttpResponse(status=204)
-    response = JsonResponse({"version": current})
+    response = JsonResponse({"version": version_now, "chat": chat_now})
     if seen is not None:
         response["HX-Trigger"] = "game-changed"
     return response

@@ -2,13 +2,23 @@
 
 from django.contrib import admin
 
-from .models import LoginToken, Notification
+from .models import LoginToken, Notification, PushSubscription, Webhook
 
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ("created", "kind", "user", "game", "status", "digest", "attempts", "sent_at")
-    list_filter = ("status", "kind", "digest")
+    list_display = (
+        "created",
+        "kind",
+        "channel",
+        "user",
+        "game",
+        "status",
+        "digest",
+        "attempts",
+        "sent_at",
+    )
+    list_filter = ("status", "channel", "kind", "digest")
     search_fields = ("dedupe_key", "user__display_name", "user__email")
     raw_id_fields = ("user", "game")
     readonly_fields = ("created", "claimed_at", "sent_at", "attempts")
@@ -19,3 +29,18 @@ class LoginTokenAdmin(admin.ModelAdmin):
     list_display = ("created", "user", "game", "expires_at", "used_at")
     raw_id_fields = ("user", "game")
     readonly_fields = ("created",)
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    list_display = ("user", "format", "active", "failures", "last_success_at", "disabled_at")
+    list_filter = ("active", "format")
+    search_fields = ("user__display_name", "user__email")
+    raw_id_fields = ("user",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("user", "device", "created", "last_success_at")
+    search_fields = ("user__display_name", "device")
+    raw_id_fields = ("user",)
