@@ -21,6 +21,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.http import urlencode
 
+from accounts.forms import DISPLAY_NAME_MAX_LENGTH
 from games.listing import listed_games
 from players.models import GameRecord, SeatResult
 
@@ -123,8 +124,8 @@ def find_player(name: str) -> Any | None:
     """The player with this display name, whatever its case (the unique index is on lower())."""
     User = get_user_model()
     name = (name or "").strip()
-    if not name:
-        return None
+    if not name or len(name) > DISPLAY_NAME_MAX_LENGTH or "\x00" in name:
+        return None  # no display name is like that (PostgreSQL refuses NUL in a query)
     return (
         User.objects.annotate(lower_name=Lower("display_name"))
         .filter(lower_name=name.lower())

@@ -102,6 +102,7 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
             and seat.get("seat") == i
             and isinstance(seat.get("name"), str)
             and 0 < len(seat["name"]) <= 40
+            and "\x00" not in seat["name"]
             and isinstance(seat.get("bot", ""), str),
             f'Seat {i} must be {{"seat": {i}, "name": ..., "bot": ...}}.',
         )

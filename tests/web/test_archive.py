@@ -314,6 +314,10 @@ def bool_seed(record):
     record["seed"] = True
 
 
+def nul_in_a_name(record):
+    record["seats"][0]["name"] = "Ann\x00a"
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -325,6 +329,7 @@ def bool_seed(record):
         (cut_short, "The moves end before the game does"),
         (wrong_seat, "Move 1 is by seat"),
         (bool_seed, "seed must be a whole number."),
+        (nul_in_a_name, "Seat 0 must be"),
     ],
 )
 def test_it_refuses_a_record_that_does_not_replay_and_stores_nothing(
