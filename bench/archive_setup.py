@@ -128,10 +128,17 @@ def _batch(rng, users, numbers, total, star_every, now, first_pk) -> None:
 
 
 def insert(model, names: tuple[str, ...], rows: list[tuple]) -> None:
-    """INSERT rows (values in the order of `names`) with one executemany. Values a database
-    driver cannot take as they are (dates, JSON, durations) are prepared by their model field,
-    as bulk_create would; the rest go as they are."""
-    fields = [model._meta.get_field(name) for name in names]
+    """INSERT rows (values in the order of `names`) with one executemany; every other column
+    gets its field's default, so a column added to a model later does not break the fill.
+    Values a database driver cannot take as they are (dates, JSON, durations) are prepared by
+    their model field, as bulk_create would; the rest go as they are."""
+    given = [model._meta.get_field(name) for name in names]
+    others = [
+        f
+        for f in model._meta.concrete_fields
+        if f not in given and not f.primary_key and not getattr(f, "auto_now", False)
+    ]
+    fields = given + others
     needs = [
         i
         for i, f in enumerate(fields)
@@ -140,11 +147,17 @@ def insert(model, names: tuple[str, ...], rows: list[tuple]) -> None:
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     marks = ", ".join(["%s"] * len(fields))
     sql = f"INSERT INTO {model._meta.db_table} ({columns}) VALUES ({marks})"
+    fixed = [None if callable(f.default) else f.get_default() for f in others]
+    per_row = [i for i, f in enumerate(others) if callable(f.default)]
     prepared = []
     for row in rows:
-        row = list(row)
+        extra = list(fixed)
+        for i in per_row:
+            extra[i] = others[i].get_default()
+        row = [*row, *extra]
         for i in needs:
-            row[i] = fields[i].get_db_prep_save(row[i], connection)
+            if row[i] is not None:
+                row[i] = fields[i].get_db_prep_save(row[i], connection)
         prepared.append(row)
     with connection.cursor() as cursor:
         cursor.executemany(sql, prepared)
