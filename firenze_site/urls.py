@@ -15,6 +15,7 @@ urlpatterns = [
     path("sw.js", notification_views.service_worker, name="service_worker"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("players.urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),
     # The preferences table, webhook and devices.

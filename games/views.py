@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -34,6 +34,8 @@ from games.models import Absence, Game, Move, Seat
 from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
+
+WATCH_GAMES = 10
 
 
 @require_GET
@@ -132,25 +134,42 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    seats = (
-        Seat.objects.filter(user=request.user)
-        .exclude(game__status=Game.Status.CANCELLED)
-        .select_related("game")
-        .order_by("-game__updated")
+    """The player's games: every game being formed or played in full, the last few finished
+    ones (the history has the rest), and public games to watch. A fixed number of queries
+    however many games the player has finished; no game's state is loaded."""
+    from players.models import SeatResult
+    from players.profiles import latest_finished
+
+    me = request.user
+    seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
+    # Led by the games not yet over (few) rather than the player's seats (one per game ever).
+    games = (
+        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=me)))
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("-updated")
     )
-    my_turn, waiting, forming, finished = [], [], [], []
-    for seat in seats:
-        game = seat.game
-        if game.is_finished:
-            finished.append(game)
-        elif game.is_open:
+    my_turn, waiting, forming = [], [], []
+    for game in games:
+        mine = next(s for s in game.seats.all() if s.user_id == me.pk)
+        game.opponents = [s for s in game.seats.all() if s is not mine]
+        game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
+        if game.is_open:
             forming.append(game)
-        elif game.acting_seat == seat.number:
+        elif game.acting_seat == mine.number:
             my_turn.append(game)
         else:
             waiting.append(game)
-    invitations = request.user.invitations.filter(game__status=Game.Status.OPEN).select_related(
+    invitations = me.invitations.filter(game__status=Game.Status.OPEN).select_related(
         "game", "invited_by"
+    )
+    watch = (
+        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+        .exclude(seats__user=me)
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("-updated")[:WATCH_GAMES]
     )
     return render(
         request,
@@ -159,8 +178,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
-            "finished": finished,
+            "finished": latest_finished(me, me),
+            "finished_count": SeatResult.objects.filter(user=me).count(),
             "invitations": invitations,
+            "watch": list(watch),
         },
     )
 
@@ -403,6 +424,10 @@ def _render_game(
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
     context["standings"] = standings(state, seats) if game.is_finished else None
+    if context["standings"] and context["final"]:  # a resigned seat never wins
+        won = {row.seat for row in context["standings"] if row.winner}
+        for number, entry in enumerate(context["final"]):
+            entry["winner"] = number in won
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
     for player, seat in zip(context["players"], seats, strict=True):
         player["away_until"] = _last_day(seat.away_until)
