@@ -25,12 +25,14 @@ class LogLine:
     text: str
     timeout: bool = False
     note: bool = False  # not a step of the game (a resignation)
+    raw: str | None = None  # the stored line, {0} for seats: names become profile links
 
 
 @dataclass
 class LogTurn:
     turn: int | None  # None: the final scoring
     name: str = ""
+    seat: int | None = None
     colour: str = ""
     lines: list[LogLine] = field(default_factory=list)
     when: datetime | None = None
@@ -70,6 +72,7 @@ def log_turns(
             turns.append(
                 LogTurn(
                     turn=move.turn,
+                    seat=move.seat,
                     name=names[move.seat] if move.seat < len(names) else "",
                     colour=colours[move.seat] if move.seat < len(colours) else "",
                 )
@@ -78,11 +81,11 @@ def log_turns(
         group.when = move.created
         while pending and pending[0][0] < move.seq:
             _note(group, pending.pop(0)[1])
-        lines = [format_line(line, names) for line in move.log]
+        lines = [(format_line(line, names), line) for line in move.log]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
             final = LogTurn(turn=None, name="Final scoring", when=move.created)
-            final.lines = [LogLine("", text) for text in lines[1:]]
+            final.lines = [LogLine("", text, raw=raw) for text, raw in lines[1:]]
             turns.append(final)
             continue
         _add(group, lines, move.timeout)
@@ -96,9 +99,10 @@ def _note(group: LogTurn, texts: list[str]) -> None:
     group.lines.extend(LogLine("", text, note=True) for text in texts)
 
 
-def _add(group: LogTurn, lines: list[str], timeout: bool) -> None:
-    for text in lines:
-        group.lines.append(LogLine(f"{group.turn}.{len(group.lines) + 1}", text, timeout))
+def _add(group: LogTurn, lines: list[tuple[str, str]], timeout: bool) -> None:
+    for text, raw in lines:
+        number = f"{group.turn}.{len(group.lines) + 1}"
+        group.lines.append(LogLine(number, text, timeout, raw=raw))
 
 
 def resignation_notes(

@@ -55,6 +55,7 @@ class Standing:
     css: str
     change: str  # the rating change, "+12", or "" for unrated games
     rating: str
+    resigned: bool = False
 
 
 @dataclass
@@ -97,6 +98,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                     css=css,
                     change=change,
                     rating="" if result.rating_shown is None else str(result.rating_shown),
+                    resigned=result.resigned,
                 )
             )
         unrated = "" if record.rated else ("imported" if record.imported else "unrated")

@@ -681,6 +681,16 @@ def game_context(
             for c in view["church"]
         ],
         "church_changed": lit.church,
+        # The engine's final scoring per seat, for the score breakdown (games/scoresheet.py);
+        # the ranking with places and resignations is games.results.standings.
+        "final": (
+            [
+                {**f, "name": names[i], "winner": i in view["final"]["winners"]}
+                for i, f in enumerate(view["final"]["players"])
+            ]
+            if view["final"]
+            else None
+        ),
         "highlight_name": names[lit.seat] if lit.seat is not None and lit.any else None,
         "end_tile_holder": (
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None

@@ -12,6 +12,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.urls import reverse
+
 from games import rules
 from games.models import Game, Move, Seat
 from games.presenters import game_context
@@ -84,7 +86,9 @@ def build(game: Game, params: Any) -> Replay:
         for seq in range(replay.step, max(0, replay.step - LOG_MOVES), -1)
         for line in moves[seq - 1][2]
     ]
-    context = game_context(state, None, names, [s.colour for s in seats], log)
+    context = game_context(state, None, names, [s.colour for s in seats], [])
+    context["log"] = log
+    context["rules_url"] = reverse("games:rules")
     context["hands"] = [
         {
             "name": names[i],

@@ -27,6 +27,7 @@ from games.clock import schedule_turn
 from games.errors import Conflict, NotInGame
 from games.models import Game
 from games.play import queue_bots
+from players.results import record_game_end
 
 
 def resign(game_id: int, user: Any) -> Game:
@@ -61,6 +62,7 @@ def resign(game_id: int, user: Any) -> Game:
         )
         game.version += 1
         if game.is_finished:
+            record_game_end(game, game.load_state())  # history and ratings, in this transaction
             announce.game_over(game)
     queue_bots(game)
     return game

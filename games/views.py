@@ -420,7 +420,9 @@ def _render_game(
             notes=resignation_notes(seats, names, ended=ended_early),
             game_over=game.is_finished and not ended_early,
         )
-        log_html = render_to_string("games/_log.html", {"log": log, "whole_log": whole_log})
+        log_html = render_to_string(
+            "games/_log.html", {"log": log, "whole_log": whole_log, "seats": seats}
+        )
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
     context["standings"] = standings(state, seats) if game.is_finished else None

@@ -91,6 +91,9 @@ class SeatResult(models.Model):
         default=False,
         help_text="A person's seat that the bot finished (autopilot at the end) or mostly played.",
     )
+    resigned = models.BooleanField(
+        default=False, help_text="The player conceded (games.resign): placed last, a bot went on."
+    )
     # Commissions sealed per tower colour: the profile's favourite colour sums these.
     white = models.PositiveSmallIntegerField(default=0)
     yellow = models.PositiveSmallIntegerField(default=0)

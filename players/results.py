@@ -20,12 +20,14 @@ from django.utils import timezone
 
 from games import rules
 from games.models import Game, Move, Seat
+from games.results import standings
 from players import ratings
 from players.models import COLOURS, GameRecord, Rating, SeatResult
 
 RATED_RULE = (
     "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
-    "played no more than half of any player's steps. Imported games are not rated."
+    "played no more than half of any player's steps (a resignation does not count: it is a "
+    "rated loss). Imported games are not rated."
 )
 
 
@@ -45,12 +47,12 @@ def record_game_end(
     if existing is not None:
         return existing
     view = rules.player_view(state, None)
-    final = view["final"]
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     activity = _activity(game)
     now = finished_at or timezone.now()
-    totals = [p["total"] for p in final["players"]]
-    ranks = places(totals)
+    # Places, winners and PP from the one ranking the game page shows: ties share a place, a
+    # resigned player comes last, a game a resignation ended counts the PP in play.
+    ranking = {row.seat: row for row in standings(state, seats)}
     options = view["options"]
     record = GameRecord.objects.create(
         game=game,
@@ -78,12 +80,15 @@ def record_game_end(
                 seat=seat.number,
                 name=seat.name,
                 bot=seat.bot,
-                place=ranks[seat.number],
-                pp=totals[seat.number],
-                won=seat.number in final["winners"],
+                place=ranking[seat.number].place,
+                pp=ranking[seat.number].pp,
+                won=ranking[seat.number].winner,
                 steps=steps,
                 bot_steps=bot_steps,
-                abandoned=person and (seat.autopilot or 2 * bot_steps > steps),
+                abandoned=person
+                and not seat.has_resigned
+                and (seat.autopilot or 2 * bot_steps > steps),
+                resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
                 **sealed,
@@ -123,8 +128,12 @@ def _sealed_colours(view: dict[str, Any], seat: int) -> dict[str, int]:
 
 
 def is_rated(results: list[SeatResult]) -> bool:
+    """People only, each of whom played at least half of their steps, except those who
+    resigned: the bot's steps after a resignation do not make the game unrated (conceding is a
+    loss, not a way out of one)."""
     return len(results) >= 2 and all(
-        r.user_id is not None and not r.bot and 2 * r.bot_steps <= r.steps for r in results
+        r.user_id is not None and not r.bot and (r.resigned or 2 * r.bot_steps <= r.steps)
+        for r in results
     )
 
 

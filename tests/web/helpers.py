@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
@@ -81,7 +82,10 @@ def signed_in(user) -> Client:
 def play_greedy(game: Game, max_moves: int = 5000, *, until=None) -> int:
     """Play greedy moves for whoever acts, stored through games.play.record_move (the path of
     bot moves), until ``until(state)`` holds, the game ends or ``max_moves`` were played."""
-    bot_seats = set(game.seats.exclude(bot="").values_list("number", flat=True))
+    # Seats a bot plays (bot seats, and people's seats on autopilot) record bot moves.
+    bot_seats = set(
+        game.seats.filter(Q(autopilot=True) | ~Q(bot="")).values_list("number", flat=True)
+    )
     state = game.load_state()
     rng = random.Random(f"{game.seed}/tests")
     played = 0

@@ -393,7 +393,7 @@ def test_it_rebuilds_a_state_stored_by_an_older_engine_from_the_log(client, anna
 def test_it_links_names_in_the_lobby_and_on_a_forming_game_to_profiles(client, anna, ben):
     from games import lobby
 
-    game = lobby.create_game(anna, num_players=3)
+    game = lobby.create_game(anna, num_players=3, auto_start=False)
     lobby.join(game, ben)
     lobby.add_bot(game, anna)
 
@@ -402,5 +402,5 @@ def test_it_links_names_in_the_lobby_and_on_a_forming_game_to_profiles(client, a
 
     assert '<a class="player-link" href="/players/Anna/">Anna</a>' in forming
     assert '<a class="player-link" href="/players/Ben/">Ben</a>' in forming
-    assert '<span class="player-name">Bot Greedy</span>' in forming
+    assert '<span class="player-name">Bot Lorenzo</span>' in forming
     assert 'by <a class="player-link" href="/players/Anna/">Anna</a>' in listing

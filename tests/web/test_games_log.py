@@ -27,7 +27,9 @@ from tests.web.helpers import (
 pytestmark = pytest.mark.django_db
 
 TURN_HEAD = re.compile(r'<h4 class="log-turn-head">(.*?)</h4>', re.S)
-LINE = re.compile(r'<span class="log-no">([\d.]+)</span><span class="log-text">([^<]*)</span>')
+# A line's text may hold profile links (names): everything up to the item's end.
+LINE = re.compile(r'<span class="log-no">([\d.]+)</span><span class="log-text">(.*?)</span></li>')
+TEXT = re.compile(r'<span class="log-text">(.*?)</span></li>')
 
 
 def plain(fragment: str) -> str:
@@ -42,7 +44,7 @@ def turns_of(page: str) -> list[str]:
 
 
 def lines_of(page: str) -> list[tuple[str, str]]:
-    return [(number, html.unescape(text)) for number, text in LINE.findall(page)]
+    return [(number, plain(text)) for number, text in LINE.findall(page)]
 
 
 def test_it_lists_the_log_oldest_first_grouped_by_turn_and_numbered_by_turn_and_step(anna, ben):
@@ -102,7 +104,7 @@ def test_the_finished_page_shows_the_whole_log_with_the_final_scoring_last(anna,
     last_turn = turns[-2]
     assert last_turn.startswith(f"Turn {game.load_state().turn_no} ·")
     final = re.split(r'<h4 class="log-turn-head">', page)[-1]
-    texts = [html.unescape(t) for t in re.findall(r'<span class="log-text">([^<]*)</span>', final)]
+    texts = [plain(t) for t in TEXT.findall(final)]
     assert texts[-1] == "The game is over."
     assert any("majority" in t for t in texts)
     before = re.split(r'<h4 class="log-turn-head">', page)[-2]
@@ -115,11 +117,12 @@ def test_the_finished_page_shows_the_whole_log_with_the_final_scoring_last(anna,
 def ranking(page: str) -> list[tuple[str, str, int]]:
     table = re.search(r'<table class="final">.*?</table>', page, re.S).group(0)
     rows = re.findall(
-        r'<td class="place">([^<]+)</td>\s*<td>.*?<strong>([^<]+)</strong>.*?'
+        r'<td class="place">([^<]+)</td>\s*<td>.*?<strong>(.*?)</strong>.*?'
         r'<td class="num"><strong>(-?\d+)</strong>',
         table,
         re.S,
     )
+    rows = [(place, plain(name), pp) for place, name, pp in rows]
     return [(place, name, int(pp)) for place, name, pp in rows]
 
 

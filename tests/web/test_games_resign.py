@@ -87,7 +87,7 @@ def test_with_others_left_a_bot_takes_the_seat_and_plays_on(
     other = game.seats.exclude(user=resigner).first().user
     page = html.unescape(game_page(signed_in(other), game))
     assert f"{resigner.public_name} resigned; a bot plays the seat from here on." in page
-    assert re.search(rf"{resigner.public_name}</strong>.*?resigned</span>", page, re.S)
+    assert re.search(rf">{resigner.public_name}</a></strong>.*?resigned</span>", page, re.S)
 
     # The seat cannot be taken back, and a second resignation is refused.
     signed_in(resigner).post(reverse("games:reclaim", args=[game.pk]))
@@ -153,3 +153,44 @@ def test_odd_confirmations_never_answer_500(anna, ben, value):
     game = started_game(anna, ben)
     response = signed_in(anna).post(resign_url(game), {"confirm": value})
     assert response.status_code in (302, 400)
+
+
+def test_a_resignation_is_recorded_in_the_history_as_a_rated_loss(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    from players.models import GameRecord, Rating, SeatResult
+
+    game = started_game(anna, ben)
+    play_greedy(game, 30)
+    with django_capture_on_commit_callbacks(execute=True):
+        signed_in(ben).post(resign_url(game), {"confirm": "on"})
+
+    record = GameRecord.objects.get(game=game)
+    assert record.rated
+    results = {r.user: r for r in SeatResult.objects.filter(record=record)}
+    assert (results[anna].place, results[anna].won, results[anna].resigned) == (1, True, False)
+    assert (results[ben].place, results[ben].won, results[ben].resigned) == (2, False, True)
+    assert not results[ben].abandoned  # resigned, not lost to timeouts
+    assert Rating.objects.get(user=anna).shown > Rating.objects.get(user=ben).shown
+    history = html.unescape(signed_in(anna).get(reverse("games:history")).content.decode())
+    assert re.search(r">Ben</a> .*?resigned</span>", history, re.S)
+
+
+def test_the_bot_playing_a_resigned_seat_to_the_end_leaves_the_game_rated(
+    anna, ben, carla, django_capture_on_commit_callbacks
+):
+    from players.models import GameRecord, SeatResult
+
+    game = started_game(anna, ben, carla)
+    play_greedy(game, 10)
+    with django_capture_on_commit_callbacks(execute=True):
+        signed_in(carla).post(resign_url(game), {"confirm": "on"})
+    game.refresh_from_db()
+    assert game.is_active
+    play_greedy(game)  # everyone (and the bot for Carla) to the end
+
+    record = GameRecord.objects.get(game=game)
+    carla_result = SeatResult.objects.get(record=record, user=carla)
+    assert carla_result.resigned and carla_result.place == 3 and not carla_result.won
+    assert 2 * carla_result.bot_steps > carla_result.steps
+    assert record.rated

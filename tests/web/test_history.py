@@ -80,8 +80,8 @@ def test_it_lists_a_game_with_a_bot_as_unrated_with_the_bot_by_name(client, game
     page = history(client)
 
     row = row_text(page, games[2].game_id)
-    assert "unrated" in row and "Bot Greedy 2 52 PP Winner" in row
-    assert '<span class="player-name">Bot Greedy 2</span>' in page
+    assert "unrated" in row and "Bot Greedy 52 PP Winner" in row
+    assert '<span class="player-name">Bot Greedy</span>' in page
     assert 'href="/players/Carla/"' in page
 
 
