@@ -148,3 +148,13 @@ def test_the_log_says_when_each_turn_was_played_in_the_players_time_zone(anna, b
         local = played.astimezone(ZoneInfo(zone))
         shown = re.findall(r'<time datetime="[^"]+" title="[^"]+">([^<]+)</time>', page)
         assert shown[-1] == f"{local:%a} {local.day} {local:%b}, {local:%H:%M}"
+
+
+def test_my_games_says_just_now_for_a_game_to_watch_that_just_moved(anna, ben, carla):
+    from tests.web.helpers import play_greedy
+
+    game = started_game(ben, carla)
+    play_greedy(game, 3)
+    page = signed_in(anna).get(reverse("games:mine")).content.decode()
+    assert "updated just now" in page
+    assert "0\xa0minutes" not in page
