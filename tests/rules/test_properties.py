@@ -130,4 +130,6 @@ def test_a_view_never_shows_another_players_hand_or_the_deck_order(seed):
                 else:
                     assert "hand" not in p
             if len(d["deck"]) >= 3:
-                assert json.dumps(d["deck"][:3])[1:-1] not in text
+                # The public discard pile may hold other copies in the same order by chance.
+                rest = json.dumps({k: v for k, v in view.items() if k != "discard"})
+                assert json.dumps(d["deck"][:3])[1:-1] not in rest
