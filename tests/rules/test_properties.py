@@ -122,7 +122,6 @@ def test_a_view_never_shows_another_players_hand_or_the_deck_order(seed):
         d = to_dict(state)
         for viewer in [None, *range(d["n"])]:
             view = player_view(state, viewer)
-            text = json.dumps(view)
             assert "deck" not in {k for k in view if k != "deck_count"}
             for seat, p in enumerate(view["players"]):
                 if seat == viewer:
