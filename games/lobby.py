@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import announce, rules
-from games.errors import Conflict, IllegalMove, NotAllowed
+from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
 from games.models import SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
@@ -120,7 +120,11 @@ def cancel(game: Game, by: Any) -> None:
         game.save(update_fields=["status", "updated"])
 
 
-def invite(game: Game, by: Any, display_name: str) -> Invitation:
+def invite(
+    game: Game, by: Any, display_name: str, *, before_email: Any = None
+) -> Invitation:
+    """Invite a player by display name; ``before_email(user)`` may refuse (raise a GameError)
+    before a new invitation and its email are made, e.g. a rate limit per pair of players."""
     User = get_user_model()
     name = (display_name or "").strip()
     with transaction.atomic():
@@ -132,6 +136,11 @@ def invite(game: Game, by: Any, display_name: str) -> Invitation:
             raise IllegalMove(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
             raise Conflict(f"{user.public_name} already has a seat in this game.")
+        invitation = Invitation.objects.filter(game=game, user=user).first()
+        if invitation is not None:
+            return invitation
+        if before_email is not None:
+            before_email(user)
         invitation, created = Invitation.objects.get_or_create(
             game=game, user=user, defaults={"invited_by": by}
         )
@@ -173,9 +182,16 @@ def reclaim_seat(game: Game, user: Any) -> None:
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        updated = game.seats.filter(user=user, autopilot=True).update(
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise NotInGame("You have no seat in this game to take back.")
+        if not game.is_active:
+            raise Conflict("This game is not in progress.")
+        updated = game.seats.filter(pk=seat.pk, autopilot=True).update(
             autopilot=False, timeouts_in_row=0
         )
+        if not updated:
+            raise Conflict("The bot is not playing for you: your seat is already yours.")
         if updated and game.is_active:
             schedule_turn(game, game.turn_started_at or timezone.now())
             game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])

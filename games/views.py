@@ -6,7 +6,6 @@ for htmx requests, and Post/Redirect/Get for plain form posts.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -21,10 +20,18 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import away as absence_rules
-from games import lobby, play
+from games import limits, lobby, play
 from games.errors import GameError, IllegalMove
-from games.forms import AbsenceForm, CreateGameForm, InviteForm
-from games.models import Game, Move, Seat
+from games.forms import (
+    AbsenceForm,
+    CancelAbsenceForm,
+    CreateGameForm,
+    InviteForm,
+    MoveForm,
+    TokenForm,
+    VersionForm,
+)
+from games.models import Game, Invitation, Move, Seat
 from games.presenters import game_context
 from games.rules import format_line
 
@@ -59,13 +66,26 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
 
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
-    user = request.user
-    # The invite link's token comes with the page (GET) and with its join form (POST).
-    if (request.GET.get("token") or request.POST.get("token")) == game.invite_token:
+    return _may_see_private_game(request, game.pk, game.invite_token)
+
+
+def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str) -> bool:
+    """Seats, invitees and holders of the invite link (whose token comes with the page, its
+    polls (GET) and its join form (POST)) may see a private game; nobody else learns it exists."""
+    if _posted_token(request) == invite_token:
         return True
+    user = request.user
     if not user.is_authenticated:
         return False
-    return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+    return (
+        Seat.objects.filter(game_id=game_id, user=user).exists()
+        or Invitation.objects.filter(game_id=game_id, user=user).exists()
+    )
+
+
+def _posted_token(request: HttpRequest) -> str:
+    form = TokenForm({"token": request.GET.get("token") or request.POST.get("token") or ""})
+    return form.cleaned_data["token"] if form.is_valid() else ""
 
 
 def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
@@ -83,7 +103,7 @@ def game_url(game: Game) -> str:
 
 def _back_to_game(request: HttpRequest, game: Game) -> str:
     """The game page, keeping a valid invite token: a refused stranger must still see it."""
-    token = request.POST.get("token") or request.GET.get("token")
+    token = _posted_token(request)
     if token and token == game.invite_token:
         return f"{game_url(game)}?{urlencode({'token': token})}"
     return game_url(game)
@@ -145,6 +165,7 @@ def create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            limits.check(request, "create_game")
             game = lobby.create_game(
                 request.user,
                 num_players=data["num_players"],
@@ -156,7 +177,10 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect(game_url(game))
-    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+    status = 200
+    if form.errors:
+        status = 429 if limits.MESSAGES["create_game"] in form.non_field_errors() else 400
+    return render(request, "games/create.html", {"form": form}, status=status)
 
 
 def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> HttpResponse:
@@ -177,7 +201,7 @@ def _lobby_action(request: HttpRequest, pk: int, run: Any, success: str) -> Http
 @login_required
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
-    token = request.POST.get("token")
+    token = _posted_token(request) or None
     return _lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), "You took a seat."
     )
@@ -217,12 +241,22 @@ def start(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def invite(request: HttpRequest, pk: int) -> HttpResponse:
     form = InviteForm(request.POST)
-    name = form.data.get("display_name", "")
+    name = form.cleaned_data["display_name"].strip() if form.is_valid() else ""
 
     def run(game: Game) -> None:
-        lobby.invite(game, request.user, name)
+        if not name:
+            raise IllegalMove("Write the display name of the player to invite.")
+        limits.check(request, "invite")
+        lobby.invite(
+            game,
+            request.user,
+            name,
+            before_email=lambda user: limits.check(
+                request, "invite_pair", key=f"{request.user.pk}:{user.pk}"
+            ),
+        )
 
-    return _lobby_action(request, pk, run, f"{name.strip()} is invited.")
+    return _lobby_action(request, pk, run, f"{name} is invited.")
 
 
 @require_GET
@@ -294,27 +328,18 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_game(request, game, partial=partial)
 
 
-def _posted_version(request: HttpRequest) -> int | None:
-    """The version the page was drawn at; absent means "whatever is current" (API clients)."""
-    raw = request.POST.get("version")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit():
-        raise IllegalMove("The move's version could not be read; reload the page and try again.")
-    return int(raw)
-
-
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     """One step of the acting player. The game is read once, locked, inside submit_move."""
+    form = MoveForm(request.POST)
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except ValueError:
-        action = None
-    try:
-        if action is None:
-            raise IllegalMove("The move could not be read; reload the page and try again.")
-        game = play.submit_move(pk, request.user, action, _posted_version(request))
+        if not form.is_valid():
+            raise IllegalMove(form.first_error())
+        if request.user.is_authenticated:
+            limits.check(request, "move")
+        game = play.submit_move(
+            pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
+        )
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
     except GameError as exc:
@@ -327,8 +352,13 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
+    form = VersionForm(request.POST)
     try:
-        game = play.undo_move(game.pk, request.user, _posted_version(request))
+        if not form.is_valid():
+            raise IllegalMove(form.first_error())
+        if request.user.is_authenticated:
+            limits.check(request, "move")
+        game = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
     except GameError as exc:
         return _refuse(request, Game.objects.get(pk=game.pk), exc)
     if request.htmx:
@@ -339,9 +369,13 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def version(request: HttpRequest, pk: int) -> HttpResponse:
-    """The cheap poll: one indexed query, no state loaded, no session touched."""
-    current = Game.objects.filter(pk=pk).values_list("version", flat=True).first()
-    if current is None:
+    """The cheap poll (the most frequent request): one indexed query and no state loaded for a
+    public game; a private one answers only to those who may see its page, like the page."""
+    row = Game.objects.filter(pk=pk).values_list("version", "is_public", "invite_token").first()
+    if row is None:
+        raise Http404("No such game.")
+    current, is_public, invite_token = row
+    if not is_public and not _may_see_private_game(request, pk, invite_token):
         raise Http404("No such game.")
     seen = request.GET.get("v")
     if seen is not None and seen == str(current):
@@ -359,20 +393,29 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot after repeated timeouts."""
-    game = _get_game_for_user(request, pk, with_state=False)
-    lobby.reclaim_seat(game, request.user)
-    messages.success(request, "Your seat is yours again; the bot has stopped playing for you.")
-    return redirect(game_url(game))
+    return _lobby_action(
+        request,
+        pk,
+        lambda g: lobby.reclaim_seat(g, request.user),
+        "Your seat is yours again; the bot has stopped playing for you.",
+    )
 
 
 @login_required
 def away(request: HttpRequest) -> HttpResponse:
     """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
     form = AbsenceForm(request.POST or None)
+    status = 200
     if request.method == "POST":
+        status = 400
         try:
+            limits.check(request, "away")
             if "cancel" in request.POST:
-                absence_rules.end_absence(request.user, int(request.POST["cancel"]))
+                form = AbsenceForm()
+                cancel = CancelAbsenceForm(request.POST)
+                if not cancel.is_valid():
+                    raise IllegalMove(cancel.errors["cancel"][0])
+                absence_rules.end_absence(request.user, cancel.cleaned_data["cancel"])
                 messages.success(request, "Absence cancelled.")
                 return redirect("games:away")
             if form.is_valid():
@@ -382,6 +425,7 @@ def away(request: HttpRequest) -> HttpResponse:
                 return redirect("games:away")
         except GameError as exc:
             form.add_error(None, exc.message)
+            status = exc.status
     year = timezone.localdate().year
     context = {
         "form": form,
@@ -390,4 +434,4 @@ def away(request: HttpRequest) -> HttpResponse:
         "days_max": absence_rules.max_days(),
         "year": year,
     }
-    return render(request, "games/away.html", context, status=400 if form.errors else 200)
+    return render(request, "games/away.html", context, status=status)
