@@ -120,9 +120,7 @@ def cancel(game: Game, by: Any) -> None:
         game.save(update_fields=["status", "updated"])
 
 
-def invite(
-    game: Game, by: Any, display_name: str, *, before_email: Any = None
-) -> Invitation:
+def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) -> Invitation:
     """Invite a player by display name; ``before_email(user)`` may refuse (raise a GameError)
     before a new invitation and its email are made, e.g. a rate limit per pair of players."""
     User = get_user_model()

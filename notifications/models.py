@@ -93,6 +93,12 @@ class LoginToken(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)
+    fingerprint = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="Of the password and email addresses when made: a change voids the link.",
+    )
 
     def __str__(self) -> str:
         return f"Sign-in link for {self.user} to {self.game}"

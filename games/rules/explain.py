@@ -220,9 +220,7 @@ def _why_brick(s: dict[str, Any], action: dict[str, Any]) -> str:
             on_card = s["row"][pending["slot"]]["bricks"][COLOR_INDEX[color]]
             if on_card and COLOR_INDEX[color] not in pending.get("before", range(6)):
                 before = " or ".join(COLORS[c] for c in pending["before"])
-                return (
-                    f"You can only take a colour that lay on the card before you paid: {before}."
-                )
+                return f"You can only take a colour that lay on the card before you paid: {before}."
             return f"There is no {color} brick on that card."
         if pending and pending["kind"] == "alchemist_take":
             return f"There is no {color} brick in the pouch."
