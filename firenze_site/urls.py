@@ -4,10 +4,13 @@ health check."""
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from games import views as game_views
 
 urlpatterns = [
     path("", include("games.urls")),
+    # Our sign-up view first (same address, allauth's URL name): it settles display-name races.
+    path("accounts/signup/", account_views.signup),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.

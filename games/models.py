@@ -26,6 +26,7 @@ TIME_LIMITS = [
     (timedelta(days=14), "14 days"),
 ]
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
+FORMER_PLAYER = "Former player"  # the seat of a player who deleted their account
 
 
 def new_token() -> str:
@@ -43,8 +44,13 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    # Null once the creator deleted their account: the game stays for the other players.
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_games"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_games",
     )
     num_players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict)
@@ -145,6 +151,11 @@ class Seat(models.Model):
     autopilot = models.BooleanField(
         default=False, help_text="The bot keeps this player's seat after repeated timeouts."
     )
+    former_player = models.BooleanField(
+        default=False,
+        help_text="The player deleted their account: shown as Former player (a bot plays on "
+        "in a game in progress).",
+    )
 
     class Meta:
         ordering = ["number", "joined", "pk"]
@@ -171,6 +182,8 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        if self.former_player:
+            return FORMER_PLAYER
         if self.is_bot:
             suffix = "" if self.number is None else f" {self.number + 1}"
             return f"Bot {self.bot.capitalize()}{suffix}"
@@ -178,7 +191,8 @@ class Seat(models.Model):
 
     @property
     def label(self) -> str:
-        return f"{self.name} (bot playing)" if self.autopilot else self.name
+        bot_plays = self.autopilot or (self.former_player and self.is_bot)
+        return f"{self.name} (bot playing)" if bot_plays else self.name
 
 
 class Invitation(models.Model):
