@@ -7,11 +7,24 @@ from .models import LoginToken, Notification
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ("created", "kind", "user", "game", "status", "digest", "attempts", "sent_at")
-    list_filter = ("status", "kind", "digest")
+    list_display = (
+        "created",
+        "kind",
+        "user",
+        "game",
+        "status",
+        "failure",
+        "digest",
+        "attempts",
+        "sent_at",
+    )
+    # "Failure" tells the operator which failed emails were never delivered and which may
+    # have been (a worker that died mid-send): email is at most once, neither is resent.
+    list_filter = ("status", "failure", "kind", "digest", ("failed_at", admin.DateFieldListFilter))
+    date_hierarchy = "created"
     search_fields = ("dedupe_key", "user__display_name", "user__email")
     raw_id_fields = ("user", "game")
-    readonly_fields = ("created", "claimed_at", "sent_at", "attempts")
+    readonly_fields = ("created", "claimed_at", "sent_at", "attempts", "failure", "failed_at")
 
 
 @admin.register(LoginToken)

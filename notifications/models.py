@@ -34,6 +34,14 @@ class Notification(models.Model):
         SKIPPED = "skipped", "Skipped"
         FAILED = "failed", "Failed"
 
+    class Failure(models.TextChoices):
+        """Why a row is failed: email is at most once, so none of these is sent again."""
+
+        NONE = "", "Not failed"
+        SMTP = "smtp", "Mail server refused every try (not delivered)"
+        STUCK = "stuck", "Worker stopped mid-send (delivery unknown)"
+        ERROR = "error", "Could not be built or sent (not delivered)"
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
@@ -60,6 +68,8 @@ class Notification(models.Model):
     last_error = models.TextField(
         blank=True, help_text="The last SMTP error, or why it was skipped."
     )
+    failure = models.CharField(max_length=10, choices=Failure.choices, default="", blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created"]
