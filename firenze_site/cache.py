@@ -82,3 +82,12 @@ def is_down() -> bool:
     """Whether the default cache is a Redis that this process found unreachable just now."""
     backend = caches["default"]
     return isinstance(backend, ResilientRedisCache) and backend.is_down()
+
+
+def is_reachable() -> bool:
+    """Ask Redis now (one round trip) whether it answers; True for a non-Redis cache."""
+    backend = caches["default"]
+    if not isinstance(backend, ResilientRedisCache):
+        return True
+    backend.has_key("firenze:probe")  # an error marks the cache down
+    return not backend.is_down()

@@ -1,11 +1,17 @@
 """Top-level URL routes: the site, accounts (allauth and our profile page), email links, admin,
 health check."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
 from games import views as game_views
+
+# The admin signs in through allauth's page, so staff passwords get the same guess limits as
+# everyone's (counted in the shared cache, per account and per client address).
+admin.autodiscover()
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", include("games.urls")),
