@@ -44,7 +44,7 @@ def signed_in_ok(response) -> bool:
 def test_five_wrong_passwords_lock_the_account_even_from_many_addresses(anna, settings):
     settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
     for n in range(5):
-        wrong = guess("wrong-%d" % n, client_ip=f"203.0.113.{n + 1}")
+        wrong = guess(f"wrong-{n}", client_ip=f"203.0.113.{n + 1}")
         assert wrong.status_code == 200 and TOO_MANY not in wrong.content.decode()
 
     sixth = guess(PASSWORD, client_ip="198.51.100.7")
