@@ -424,7 +424,10 @@ def away(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Absence saved: your turn clocks pause while away.")
                 return redirect("games:away")
         except GameError as exc:
-            form.add_error(None, exc.message)
+            if form.is_bound:
+                form.add_error(None, exc.message)
+            else:  # cancelling: the add form stays blank, the message goes on top
+                messages.error(request, exc.message)
             status = exc.status
     year = timezone.localdate().year
     context = {
