@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from games import lobby, rules
 from games.models import Game, Move, Seat
 from notifications import links
+from tests import figures
 from tests.factories import UserFactory
 from tests.web.helpers import fast_forward, started_game
 
@@ -286,7 +287,7 @@ def test_fuzz_every_post_endpoint_with_hostile_payloads_from_every_kind_of_visit
 
 
 @pytest.fixture(scope="module", autouse=True)
-def fuzz_report(request):
+def fuzz_report():
     yield
     if not REQUESTS:
         return
@@ -298,11 +299,7 @@ def fuzz_report(request):
                  f"{sum(SERVER_ERRORS.values())} answered 5xx (goal 0)")  # fmt: skip
     REPORT.parent.mkdir(exist_ok=True)
     REPORT.write_text("\n".join(lines) + "\n")
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        reporter.write_line("")
-        for line in lines:
-            reporter.write_line(f"fuzz: {line}")
+    figures.report(f"fuzz: {lines[-1]} (per endpoint: {REPORT.name})")
 
 
 CORE = {
