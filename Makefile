@@ -23,6 +23,7 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 run: export DEBUG := true
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py vapid_keys --dev-file
 	$(BIN)/python manage.py demo
 	$(BIN)/python scripts/run_dev.py
 

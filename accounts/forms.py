@@ -130,23 +130,3 @@ class DisplayNameForm(DisplayNameMixin, forms.Form):
         self.display_name_owner = user
         kwargs.setdefault("initial", {"display_name": user.display_name})
         super().__init__(*args, **kwargs)
-
-
-class EmailPreferencesForm(forms.ModelForm):
-    """How game emails arrive (notifications/): turn emails and reminders."""
-
-    class Meta:
-        model = get_user_model()
-        fields = ["turn_emails", "reminders"]
-        labels = {
-            "turn_emails": "When it is my turn, email me",
-            "reminders": "Remind me when my time to move is running out",
-        }
-        help_texts = {
-            "turn_emails": (
-                "Invitations, game starts, timeouts and results are emailed right away unless "
-                "you choose Never."
-            ),
-            "reminders": "",
-        }
-        widgets = {"turn_emails": forms.RadioSelect}

@@ -9,7 +9,8 @@ Deleting the account keeps the games the others played: a seat in a finished gam
 "Former player"; in a game in progress a bot takes the seat (so the game goes on) under the
 same label; a forming game the player created is cancelled and their seat in one they joined
 is freed. Then the user row is deleted, and with it (by cascade) their email addresses,
-outbox rows (no email goes out any more), sign-in links, absences and invitations.
+outbox rows (no email goes out any more), sign-in links, absences, invitations, notification
+preferences, webhook and push devices; their chat messages are blanked and marked deleted.
 """
 
 from __future__ import annotations
@@ -40,8 +41,26 @@ def export(user: Any) -> dict[str, Any]:
             "email": user.email,
             "date_joined": _when(user.date_joined),
             "last_login": _when(user.last_login),
-            "preferences": {"turn_emails": user.turn_emails, "reminders": user.reminders},
         },
+        # Only the cells the player changed are stored; the others are the site's defaults.
+        "notification_preferences": [
+            {"kind": p.kind, "channel": p.channel, "setting": p.setting}
+            for p in user.notification_preferences.order_by("kind", "channel")
+        ],
+        "webhook": _webhook(user),
+        "push_devices": [
+            {"device": d.device, "created": _when(d.created)}
+            for d in user.push_subscriptions.order_by("created")
+        ],
+        "chat_messages": [
+            {
+                "game": m.game_id,
+                "text": m.text,
+                "created": _when(m.created),
+                "deleted": m.deleted_at is not None,
+            }
+            for m in user.chat_messages.order_by("pk")
+        ],  # fmt: skip
         "email_addresses": [
             {"email": a.email, "verified": a.verified, "primary": a.primary}
             for a in EmailAddress.objects.filter(user=user).order_by("pk")
@@ -71,6 +90,15 @@ def export(user: Any) -> dict[str, Any]:
             for t in user.login_tokens.order_by("created")
         ],
     }
+
+
+def _webhook(user: Any) -> dict[str, Any] | None:
+    from notifications.models import Webhook
+
+    hook = Webhook.objects.filter(user=user).first()
+    if hook is None:
+        return None
+    return {"url": hook.url, "format": hook.format, "active": hook.active}
 
 
 def _seat(seat: Seat) -> dict[str, Any]:
@@ -134,6 +162,10 @@ def delete_account(user: Any) -> None:
                 seat.autopilot = False
                 to_wake.append(game)
             seat.save(update_fields=["user", "former_player", "bot", "autopilot"])
+        # Their table talk stops being readable (the thread shows the message as deleted).
+        user.chat_messages.filter(deleted_at__isnull=True).update(
+            text="", deleted_at=timezone.now()
+        )
         user.delete()
     for game in to_wake:
         queue_bots(game)

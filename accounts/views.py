@@ -1,7 +1,7 @@
-"""The account page (display name, email preferences, links to allauth's own settings; both
-forms post to it, a hidden ``form`` field says which), the download of one's data and the
-deletion of the account, and sign-up (allauth's, with a clear answer when two people race for
-one display name).
+"""The account page (the display name, links to allauth's own settings and to the notification
+preferences, notifications/settings_views.py), the download of one's data and the deletion of
+the account, and sign-up (allauth's, with a clear answer when two people race for one display
+name).
 
 Downloading the data and deleting the account need the password within the last minutes
 (allauth's reauthentication): a session opened from a forwarded turn email cannot do either.
@@ -27,9 +27,8 @@ from games import limits
 from games.errors import GameError
 
 from . import personal_data
-from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, EmailPreferencesForm
+from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm
 
-PREFERENCES_FORM = "preferences"
 DELETE_WORD = "delete"
 
 
@@ -42,16 +41,6 @@ def profile(request):
         except GameError as exc:
             messages.error(request, exc.message)
             return redirect("accounts:profile")
-    preferences_form = EmailPreferencesForm(instance=user)
-    if request.method == "POST" and request.POST.get("form") == PREFERENCES_FORM:
-        preferences_form = EmailPreferencesForm(request.POST, instance=user)
-        if preferences_form.is_valid():
-            preferences_form.save(commit=False)
-            user.save(update_fields=["turn_emails", "reminders"])
-            messages.success(request, "Your email preferences are saved.")
-            return redirect("accounts:profile")
-        form = DisplayNameForm(user=user)
-    elif request.method == "POST":
         form = DisplayNameForm(request.POST, user=user)
         if form.is_valid():
             previous = user.display_name
@@ -68,15 +57,7 @@ def profile(request):
                 return redirect("accounts:profile")
     else:
         form = DisplayNameForm(user=user)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "form": form,
-            "preferences_form": preferences_form,
-            "preferences_form_name": PREFERENCES_FORM,
-        },
-    )
+    return render(request, "accounts/profile.html", {"form": form})
 
 
 class DeleteAccountForm(forms.Form):

@@ -34,6 +34,8 @@ def main() -> None:
         _django_benches(postgres)
     else:
         print("PostgreSQL figures: not run (set BENCH_POSTGRES_URL, as make bench does)")
+    # Webhook and push delivery: real worker processes, each broker side by side.
+    subprocess.run([sys.executable, "-m", "bench.notify_bench"], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

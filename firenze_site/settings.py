@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "games",
     "accounts",
     "notifications",
+    "chat",
 ]
 
 MIDDLEWARE = [
@@ -109,6 +110,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default: web, worker and beat write to one file. BEGIN IMMEDIATE takes the
+    # write lock up front (a deferred transaction that reads, then writes while another process
+    # writes fails at once with "database is locked"); WAL lets readers go on meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache ----------------------------------------------------------------------------------
@@ -243,7 +251,7 @@ SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 if CELERY_BROKER_URL.startswith("filesystem://"):
-    _celery_dir = VAR_DIR / "celery"
+    _celery_dir = Path(os.environ.get("CELERY_FILESYSTEM_DIR", str(VAR_DIR / "celery")))
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_celery_dir / "queue"),
         "data_folder_out": str(_celery_dir / "queue"),
@@ -306,6 +314,20 @@ NOTIFICATIONS_SEND_PENDING_SECONDS = float(
 NOTIFICATIONS_PENDING_AFTER_SECONDS = float(
     os.environ.get("NOTIFICATIONS_PENDING_AFTER_SECONDS", "60")
 )
+# Webhooks and Web Push (notifications/channels.py). Outgoing requests go only to public https
+# addresses; the two switches below exist for the tests and benchmarks (local receivers) and
+# stay off in production.
+NOTIFICATIONS_ALLOW_HTTP_TARGETS = env_bool("NOTIFICATIONS_ALLOW_HTTP_TARGETS", False)
+NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = env_bool("NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS", False)
+# Failed requests in a row after which a webhook is switched off (and its owner emailed).
+WEBHOOK_MAX_FAILURES = int(os.environ.get("WEBHOOK_MAX_FAILURES", "10"))
+# VAPID key of this site (python manage.py vapid_keys makes one): without it push is off.
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "")
+if not WEBPUSH_VAPID_PRIVATE_KEY and DEBUG and (VAR_DIR / "vapid-dev.key").is_file():
+    # `make run` (manage.py demo) makes a development key so push works on localhost.
+    WEBPUSH_VAPID_PRIVATE_KEY = (VAR_DIR / "vapid-dev.key").read_text().strip()
+
 CELERY_BEAT_SCHEDULE["notifications-send-pending"] = {
     "task": "notifications.tasks.send_pending",
     "schedule": NOTIFICATIONS_SEND_PENDING_SECONDS,

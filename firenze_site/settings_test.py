@@ -37,3 +37,9 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# Webhook and push tests talk to receivers on the loopback over plain http.
+NOTIFICATIONS_ALLOW_HTTP_TARGETS = True
+NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = True
+# Push is off unless a test sets a key (tests/web/test_push.py makes one).
+WEBPUSH_VAPID_PRIVATE_KEY = ""

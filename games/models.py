@@ -62,6 +62,11 @@ class Game(models.Model):
     version = models.PositiveIntegerField(
         default=0, help_text="Bumped on every change (move or undo): what pages poll for."
     )
+    chat_version = models.PositiveIntegerField(
+        default=0,
+        help_text="Bumped when the table talk changes (chat/); the poll compares it too. Apart "
+        "from version, so a chat message never makes a move stale.",
+    )
     acting_seat = models.SmallIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True)

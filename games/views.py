@@ -369,18 +369,26 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def version(request: HttpRequest, pk: int) -> HttpResponse:
-    """The cheap poll (the most frequent request): one indexed query and no state loaded for a
-    public game; a private one answers only to those who may see its page, like the page."""
-    row = Game.objects.filter(pk=pk).values_list("version", "is_public", "invite_token").first()
+    """The cheap poll (the most frequent request): for a public game one indexed query, no
+    state loaded, no session touched; a private one answers only to those who may see its
+    page (seats, invitees, invite-link holders), like the page.
+
+    ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
+    either one changing refreshes the page, so new messages ride the same poll as moves."""
+    row = (
+        Game.objects.filter(pk=pk)
+        .values_list("version", "chat_version", "is_public", "invite_token")
+        .first()
+    )
     if row is None:
         raise Http404("No such game.")
-    current, is_public, invite_token = row
+    version_now, chat_now, is_public, invite_token = row
     if not is_public and not _may_see_private_game(request, pk, invite_token):
         raise Http404("No such game.")
-    seen = request.GET.get("v")
-    if seen is not None and seen == str(current):
+    seen, seen_chat = request.GET.get("v"), request.GET.get("c")
+    if seen == str(version_now) and seen_chat in (None, str(chat_now)):
         return HttpResponse(status=204)
-    response = JsonResponse({"version": current})
+    response = JsonResponse({"version": version_now, "chat": chat_now})
     if seen is not None:
         response["HX-Trigger"] = "game-changed"
     return response

@@ -19,11 +19,15 @@ from django.utils import timezone
 
 from notifications import emails, outbox
 from notifications.models import LoginToken, Notification
+from notifications.safe_http import RetryLater
 
 log = logging.getLogger(__name__)
 
 Status = Notification.Status
 SMTP_ERRORS = (smtplib.SMTPException, OSError)
+# What the send tasks retry with backoff: SMTP errors, and webhook or push requests that may
+# work later (a timeout, 429, 5xx).
+RETRYABLE = (*SMTP_ERRORS, RetryLater)
 
 # send_pending: rows older than this are assumed to have lost their task (default a minute,
 # settings.NOTIFICATIONS_PENDING_AFTER_SECONDS)...
@@ -52,6 +56,10 @@ def deliver(notification_id: int) -> str:
     if reason:
         outbox.finish(notification, Status.SKIPPED, reason)
         return Status.SKIPPED
+    if notification.channel != Notification.Channel.EMAIL:
+        from notifications import channels
+
+        return channels.deliver(notification)  # webhook or push
     return _send([notification], lambda: emails.notification_message(notification))
 
 

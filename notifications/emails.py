@@ -24,7 +24,7 @@ from django.utils.dateparse import parse_datetime
 
 from games import rules
 from games.models import TIME_LIMITS, Game, Move, Seat
-from notifications import links
+from notifications import links, preferences
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ Kind = Notification.Kind
 # A turn email lists at most this many log lines (the latest); the game page has the rest.
 MAX_LINES = 60
 MAX_DIGEST_LINES = 20
+MAX_CHAT = 20
 
 
 # --- building and sending a message ---------------------------------------------------------
@@ -47,7 +48,7 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
 
 
 def message(user: Any, template: str, context: dict[str, Any]) -> EmailMultiAlternatives:
-    context = {**common_context(user), **context}
+    context = {**common_context(user, unsubscribe_kind(template)), **context}
     subject, text, html = render(template, context)
     unsubscribe = context["unsubscribe_url"]
     email = EmailMultiAlternatives(
@@ -108,6 +109,7 @@ def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAl
             earlier=earlier,
             first=upto == 0,
             login_url=links.login_url(user, game),
+            **table_talk(game, user, since),
         )
         entries.append(context)
     # The most urgent game first; games without a deadline last.
@@ -118,13 +120,26 @@ def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAl
 # --- context --------------------------------------------------------------------------------
 
 
-def common_context(user: Any) -> dict[str, Any]:
+def unsubscribe_kind(template: str) -> str | None:
+    """The row of the preferences table an email belongs to (what its one-click unsubscribe
+    switches off); None for emails about the player's own settings (every game email)."""
+    if template == "digest":
+        return preferences.YOUR_TURN
+    return preferences.KIND_OF.get(template)
+
+
+def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
     return {
         "user": user,
         "name": user.public_name,
         "site_url": settings.SITE_URL.rstrip("/"),
-        "profile_url": links.absolute(reverse("accounts:profile")),
-        "unsubscribe_url": links.unsubscribe_url(user),
+        "profile_url": links.absolute(reverse("notification_settings:page")),
+        "unsubscribe_url": links.unsubscribe_url(user, kind),
+        "unsubscribe_label": (
+            f"Stop {preferences.KIND_LABELS[kind].lower()} emails"
+            if kind
+            else "Unsubscribe from all game emails"
+        ),
         "login_valid": links.login_validity(),
     }
 
@@ -178,6 +193,22 @@ def moves_since(
     return lines[earlier:], earlier
 
 
+def table_talk(game: Game, user: Any, since_move: int) -> dict[str, Any]:
+    """The chat messages of the others since the player's last move (move ``since_move``; 0:
+    since the game began): the latest MAX_CHAT of them, and how many came from muted players."""
+    from chat.services import messages_since
+
+    last_move = (
+        Move.objects.filter(game=game, seq=since_move).values_list("created", flat=True).first()
+        if since_move
+        else None
+    )
+    messages, muted = messages_since(game, user, last_move)
+    earlier = max(0, len(messages) - MAX_CHAT)
+    chat = [{"name": m.author_name, "text": m.text} for m in messages[earlier:]]
+    return {"chat": chat, "chat_earlier": earlier, "chat_muted": muted}
+
+
 def _your_turn(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     since = notification.context.get("since", 0)
     upto = notification.context.get("upto", 0)
@@ -187,6 +218,7 @@ def _your_turn(notification: Notification, context: dict[str, Any]) -> dict[str,
         "earlier": earlier,
         "first": upto == 0,
         "login_url": links.login_url(notification.user, notification.game),
+        **table_talk(notification.game, notification.user, since),
     }
 
 
@@ -244,6 +276,26 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
     }
 
 
+def _new_messages(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    from chat.services import unread_messages
+
+    messages = unread_messages(notification.game, notification.user)
+    earlier = max(0, len(messages) - MAX_CHAT)
+    return {
+        "chat": [{"name": m.author_name, "text": m.text} for m in messages[earlier:]],
+        "chat_earlier": earlier,
+        "count": len(messages),
+    }
+
+
+def _webhook_off(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "error": notification.context.get("error", ""),
+        "failures": notification.context.get("failures", 10),
+        "preferences_url": links.absolute(reverse("notification_settings:page")),
+    }
+
+
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
@@ -251,4 +303,6 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
     Kind.GAME_STARTED: _game_started,
     Kind.TIMED_OUT: _timed_out,
     Kind.GAME_OVER: _game_over,
+    Kind.NEW_MESSAGES: _new_messages,
+    Kind.WEBHOOK_OFF: _webhook_off,
 }

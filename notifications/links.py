@@ -1,4 +1,5 @@
-"""Signed links in emails: one-click unsubscribe, and the single-use sign-in link to a game.
+"""Signed links in emails: one-click unsubscribe (per kind of email), and the single-use sign-in
+link to a game.
 
 Both are signed with django.core.signing (SECRET_KEY, one salt per purpose) and carry a
 timestamp. The unsubscribe link never expires (it must work in old emails too). The sign-in
@@ -48,22 +49,28 @@ def _is_fresh(signer: signing.TimestampSigner, value: str) -> bool:
 # --- unsubscribe ----------------------------------------------------------------------------
 
 
-def unsubscribe_token(user: Any) -> str:
-    return signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).sign(str(user.pk))
+def unsubscribe_token(user: Any, kind: str | None = None) -> str:
+    """Signs the user id, and the kind of email (a row of the preferences table) if given."""
+    value = f"{user.pk}:{kind}" if kind else str(user.pk)
+    return signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).sign(value)
 
 
-def unsubscribe_url(user: Any) -> str:
-    return absolute(reverse("notifications:unsubscribe", args=[unsubscribe_token(user)]))
+def unsubscribe_url(user: Any, kind: str | None = None) -> str:
+    return absolute(reverse("notifications:unsubscribe", args=[unsubscribe_token(user, kind)]))
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, bool]:
-    """The user id in a valid token and whether the link is only minutes old; raises
+def read_unsubscribe_token(token: str) -> tuple[int, str | None, bool]:
+    """The user id and kind (None: every kind, as links from before the preferences table
+    said) in a valid token, and whether the link is only minutes old; raises
     signing.BadSignature for anything we did not sign."""
+    from notifications.preferences import KIND_LABELS
+
     signer = signing.TimestampSigner(salt=UNSUBSCRIBE_SALT)
     value = signer.unsign(token)
-    if not value.isdigit():
-        raise signing.BadSignature("not a user id")
-    return int(value), _is_fresh(signer, token)
+    user_id, _, kind = value.partition(":")
+    if not user_id.isdigit() or (kind and kind not in KIND_LABELS):
+        raise signing.BadSignature("not a user id and kind")
+    return int(user_id), kind or None, _is_fresh(signer, token)
 
 
 # --- sign-in link ---------------------------------------------------------------------------

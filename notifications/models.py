@@ -8,6 +8,10 @@ step through a conditional UPDATE, so a row is sent at most once however often a
                           \\--(SMTP error, attempts left)--> pending (retried with backoff)
 
 Rows for the daily digest (``digest=True``) are left to tasks.send_daily_digests.
+
+A row goes out on one channel: an email (the default), a POST to the player's webhook, or a Web
+Push message to one of their devices (``subscription``). One event writes one row per channel
+the player wants (notifications.preferences), all through the same state machine.
 """
 
 from __future__ import annotations
@@ -26,6 +30,15 @@ class Notification(models.Model):
         REMINDER = "reminder", "Reminder"
         TIMED_OUT = "timed_out", "Timed out"
         GAME_OVER = "game_over", "Game over"
+        NEW_MESSAGES = "new_messages", "New messages"
+        # Service messages about the player's own settings: sent whatever the preferences say.
+        TEST = "test", "Test (webhook or push)"
+        WEBHOOK_OFF = "webhook_off", "Webhook switched off"
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", "Email"
+        WEBHOOK = "webhook", "Webhook"
+        PUSH = "push", "Push"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -46,6 +59,15 @@ class Notification(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
+    subscription = models.ForeignKey(
+        "notifications.PushSubscription",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="notifications",
+        help_text="The device a push row goes to.",
+    )
     game = models.ForeignKey(
         "games.Game",
         null=True,
@@ -88,7 +110,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.user} ({self.status})"
+        return f"{self.get_kind_display()} for {self.user} by {self.channel} ({self.status})"
 
 
 class LoginToken(models.Model):
@@ -112,3 +134,81 @@ class LoginToken(models.Model):
 
     def __str__(self) -> str:
         return f"Sign-in link for {self.user} to {self.game}"
+
+
+class Preference(models.Model):
+    """One cell of a player's preferences table: does this kind of news reach them on this
+    channel? Only cells the player changed are stored; notifications.preferences holds the
+    defaults. For "your turn" by email, ``setting`` may also be ``daily`` (the digest)."""
+
+    class Setting(models.TextChoices):
+        OFF = "off", "Off"
+        ON = "on", "On"
+        DAILY = "daily", "Daily digest"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preferences"
+    )
+    kind = models.CharField(max_length=20)
+    channel = models.CharField(max_length=10, choices=Notification.Channel.choices)
+    setting = models.CharField(max_length=5, choices=Setting.choices)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "channel"], name="unique_preference_cell"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.kind} by {self.channel} {self.setting}"
+
+
+class Webhook(models.Model):
+    """A player's webhook: where "your turn" and friends are POSTed (Discord, Slack or plain
+    JSON). Switched off after WEBHOOK_MAX_FAILURES failed requests in a row."""
+
+    class Format(models.TextChoices):
+        DISCORD = "discord", "Discord"
+        SLACK = "slack", "Slack"
+        JSON = "json", "Plain JSON"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook"
+    )
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.DISCORD)
+    active = models.BooleanField(default=True)
+    failures = models.PositiveSmallIntegerField(
+        default=0, help_text="Failed requests in a row; reset by a success."
+    )
+    last_error = models.CharField(max_length=300, blank=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} webhook of {self.user}"
+
+
+class PushSubscription(models.Model):
+    """One device (browser profile) that allowed notifications: the push service's endpoint and
+    the keys the payload is encrypted to. Removed when the push service says it is gone."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=40)
+    device = models.CharField(max_length=80, blank=True, help_text="e.g. Firefox on Android.")
+    created = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created"]
+
+    def __str__(self) -> str:
+        return f"{self.device or 'A device'} of {self.user}"

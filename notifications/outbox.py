@@ -19,15 +19,16 @@ from django.db import transaction
 from django.db.models import F, Max, Q, Subquery
 from django.utils import timezone
 
+from notifications import preferences
 from notifications.models import Notification
 
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
 Status = Notification.Status
-
-# turn_emails values of accounts.User (kept as strings so this module needs no user model).
-IMMEDIATE, DAILY, NEVER = "immediate", "daily", "never"
+Channel = Notification.Channel
+# Kinds that are only ever sent by webhook (the "send a test" button), never emailed.
+NOT_EMAILED = {Kind.TEST}
 
 
 def notify(
@@ -54,21 +55,51 @@ def notify(
     context = dict(context or {})
     if kind == Kind.YOUR_TURN and game is not None:
         context = {**turn_window(game, user), **context}
-    reason = opt_out_reason(user, kind)
-    digest = kind == Kind.YOUR_TURN and getattr(user, "turn_emails", IMMEDIATE) == DAILY
+    notification = None
+    cells = preferences.table(user)  # one query for every channel's decision
+    if kind not in NOT_EMAILED:
+        reason = opt_out_reason(user, kind, cells=cells)
+        digest = kind == Kind.YOUR_TURN and preferences.email_digest(user, cells)
+        notification = write(
+            user, kind, key=key, game=game, context=context, digest=digest, reason=reason
+        )
+    # The same event by webhook and push, for players who set those up (notifications.channels).
+    from notifications.channels import fan_out
+
+    fan_out(user, kind, game=game, key=key, context=context, cells=cells)
+    return notification
+
+
+def write(
+    user: Any,
+    kind: str,
+    *,
+    key: str,
+    channel: str = Channel.EMAIL,
+    game: Any = None,
+    context: dict | None = None,
+    digest: bool = False,
+    reason: str = "",
+    subscription: Any = None,
+    queue: bool = True,
+) -> Notification:
+    """One row of the outbox (new, or the one already written for ``key``); a new row that is to
+    go out now is queued once the transaction commits."""
     notification, created = Notification.objects.get_or_create(
         dedupe_key=key,
         defaults={
             "user": user,
             "kind": kind,
+            "channel": channel,
+            "subscription": subscription,
             "game": game,
-            "context": context,
+            "context": context or {},
             "digest": digest,
             "status": Status.SKIPPED if reason else Status.PENDING,
             "last_error": reason,
         },
     )
-    if created and not reason and not digest:
+    if created and queue and not reason and not digest:
         transaction.on_commit(partial(queue_send, notification.pk))
     return notification
 
@@ -97,13 +128,12 @@ def turn_window(game: Any, user: Any) -> dict[str, int]:
     return {"since": window["since"] or 0, "upto": window["upto"] or 0}
 
 
-def opt_out_reason(user: Any, kind: str) -> str:
-    """Why this player does not want this email (empty if they do)."""
-    if kind == Kind.REMINDER:
-        return "" if getattr(user, "reminders", True) else "reminders are off"
-    if getattr(user, "turn_emails", IMMEDIATE) == NEVER:
-        return "game emails are off"
-    return ""
+def opt_out_reason(
+    user: Any, kind: str, channel: str = Channel.EMAIL, *, cells: dict | None = None
+) -> str:
+    """Why this player does not want this on this channel (empty if they do): their
+    preferences table (notifications.preferences)."""
+    return preferences.opt_out_reason(user, kind, channel, cells)
 
 
 # --- the row state machine (used by notifications.delivery) ---------------------------------
@@ -148,7 +178,11 @@ def release(notification: Notification, error: str) -> bool:
 def stale_reason(notification: Notification) -> str:
     """Why a row should not be sent any more (empty if it should): the player opted out since,
     lost their address, or the event is overtaken (they already moved, the game ended...)."""
-    user, game, kind = notification.user, notification.game, notification.kind
+    user, kind = notification.user, notification.kind
+    if notification.channel != Channel.EMAIL:
+        from notifications.channels import stale_reason as channel_stale_reason
+
+        return channel_stale_reason(notification)
     if not user.is_active or not user.email:
         return "no email address"
     if not _verified(user):
@@ -156,6 +190,12 @@ def stale_reason(notification: Notification) -> str:
     reason = opt_out_reason(user, kind)
     if reason:
         return reason
+    return event_stale_reason(notification)
+
+
+def event_stale_reason(notification: Notification) -> str:
+    """Why the event itself is overtaken, whatever the channel (empty if it is not)."""
+    user, game, kind = notification.user, notification.game, notification.kind
     if kind in (Kind.YOUR_TURN, Kind.REMINDER):
         if game is None or not game.is_active:
             return "the game is no longer in progress"
@@ -176,6 +216,11 @@ def stale_reason(notification: Notification) -> str:
             return "the game is no longer open"
         if game.seats.filter(user=user).exists():
             return "they have joined"
+    if kind == Kind.NEW_MESSAGES:
+        from chat.services import unread_count
+
+        if game is None or not unread_count(game, user):
+            return "they have read the messages"
     return ""
 
 
@@ -190,7 +235,10 @@ def _game_started_email(notification: Notification) -> bool:
     """The first turn of a game: the game-started email (with its sign-in link) says it all."""
     return (
         Notification.objects.filter(
-            user_id=notification.user_id, game_id=notification.game_id, kind=Kind.GAME_STARTED
+            user_id=notification.user_id,
+            game_id=notification.game_id,
+            kind=Kind.GAME_STARTED,
+            channel=notification.channel,
         )
         .exclude(status__in=[Status.SKIPPED, Status.FAILED])
         .exists()

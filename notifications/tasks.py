@@ -1,4 +1,5 @@
-"""Celery tasks that send notification emails: thin, take ids, retry SMTP errors with backoff.
+"""Celery tasks that send the outbox (emails, webhooks, pushes): thin, take ids, retry with
+backoff.
 
 send_notification is queued by outbox.notify once the game's transaction commits;
 send_pending (every minute) and send_daily_digests (once a day) run from Celery beat
@@ -14,7 +15,7 @@ from notifications import delivery
 # Retries wait about 30 s, 1 min, 2 min... up to 10 min (with jitter); the row's attempts
 # count (not the retry count) decides when to give up, so send_pending cannot reset it.
 RETRY = {
-    "autoretry_for": delivery.SMTP_ERRORS,
+    "autoretry_for": delivery.RETRYABLE,
     "retry_backoff": 30,
     "retry_backoff_max": 600,
     "retry_jitter": True,

@@ -1,4 +1,5 @@
-"""Pages behind the links in emails: one-click unsubscribe and the sign-in link to a game.
+"""Pages behind the links in emails: one-click unsubscribe and the sign-in link to a game; and
+the service worker script of push notifications.
 
 Mail scanners open links in emails to check them, so a GET never changes anything: it shows a
 one-button confirmation page (which submits itself, static/js/site.js, when the link is older
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.core import signing
@@ -23,9 +25,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
-from notifications import links
+from notifications import links, preferences
 
 LINK_SESSION = "firenze_signed_in_by_email_link"
 
@@ -38,21 +40,38 @@ LINK_EXPIRED = (
 @never_cache
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One click turns off the kind of email the link came in (every kind for links from
+    before the preferences table). The confirmation page also offers every other kind and
+    "all game emails", each one click: the signed token is the authorisation, the posted
+    ``kind`` only chooses among the player's own kinds."""
     User = get_user_model()
     try:
-        user_id, fresh = links.read_unsubscribe_token(token)
+        user_id, kind, fresh = links.read_unsubscribe_token(token)
     except signing.BadSignature:
         return render(request, "notifications/bad_link.html", status=400)
     user = User.objects.filter(pk=user_id).first()
     if user is None:
         return render(request, "notifications/bad_link.html", status=400)
     if request.method == "GET":
-        context = {"player": user, "autosubmit": not fresh}
+        context = {
+            "player": user,
+            "kind": kind,
+            "kind_label": preferences.KIND_LABELS.get(kind, ""),
+            "kinds": [(k, label) for k, label, _ in preferences.KINDS if k != kind],
+            "autosubmit": not fresh,
+        }
         return render(request, "notifications/unsubscribe_confirm.html", context)
-    User.objects.filter(pk=user.pk).update(turn_emails=User.TurnEmails.NEVER, reminders=False)
     if request.POST.get("List-Unsubscribe") == "One-Click":
+        preferences.unsubscribe(user, kind)
         return HttpResponse("Unsubscribed.\n", content_type="text/plain")
-    return render(request, "notifications/unsubscribed.html", {"player": user})
+    chosen = request.POST.get("kind", kind or "")
+    if chosen == "all" or chosen == "":
+        chosen = None
+    elif chosen not in preferences.KIND_LABELS:
+        return render(request, "notifications/bad_link.html", status=400)
+    preferences.unsubscribe(user, chosen)
+    context = {"player": user, "kind_label": preferences.KIND_LABELS.get(chosen or "", "")}
+    return render(request, "notifications/unsubscribed.html", context)
 
 
 @never_cache
@@ -99,3 +118,17 @@ def _sign_in_instead(request: HttpRequest, game_path: str) -> HttpResponse:
     """The usual sign-in page, coming back to the game afterwards."""
     messages.info(request, LINK_EXPIRED)
     return redirect(f"{reverse('account_login')}?{urlencode({'next': game_path})}")
+
+
+SERVICE_WORKER = settings.BASE_DIR / "static" / "js" / "sw.js"
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """static/js/sw.js served from /sw.js: a service worker controls only pages under its own
+    path, so from the root it covers every game page. Browsers check it for updates; no-cache
+    makes them revalidate rather than keep an old one for a day."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response

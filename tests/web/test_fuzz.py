@@ -49,6 +49,8 @@ FIELDS = [
     "time_limit", "is_public", "login", "password", "email", "password1", "password2", "confirm",
     "switch", "List-Unsubscribe", "code", "oldpassword", "action_add", "action_remove",
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
+    "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
+    "setting", "reason", "muted",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -153,7 +155,8 @@ def takes_post(route: str, world: World) -> bool:
     probe = Client()
     probe.force_login(world.anna)
     sample = {"pk": str(world.public.pk), "game_id": str(world.public.pk), "seat_id": "1",
-              "token": "x", "key": "x", "uidb36": "1"}  # fmt: skip
+              "token": "x", "key": "x", "uidb36": "1", "message_id": "1", "user_id": "1",
+              "device_id": "1"}  # fmt: skip
     return probe.post(fill(route, sample)).status_code != 405
 
 
@@ -172,6 +175,11 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         "token": data.draw(st.sampled_from(world.token_list) | text.filter(_url_safe)),
         "key": data.draw(st.sampled_from(["abc", "1-2", "x" * 200]) | text.filter(_url_safe)),
         "uidb36": data.draw(st.sampled_from(["1", "z", "0"])),
+        # chat messages, muted players, push devices: a few real-looking ids and absurd ones
+        **{
+            name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40])))
+            for name in ("message_id", "user_id", "device_id")
+        },
     }
 
 

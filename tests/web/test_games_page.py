@@ -288,12 +288,13 @@ def test_it_answers_the_version_poll_with_json_and_an_htmx_trigger_when_changed(
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert json.loads(response.content) == {"version": game.version} == {"version": seen + 3}
+    answer = json.loads(response.content)
+    assert answer == {"version": game.version, "chat": 0} and answer["version"] == seen + 3
     assert response["HX-Trigger"] == "game-changed"
     assert "state" not in queries.captured_queries[0]["sql"].lower()
 
     first = browser.get(url("version", game))  # no version yet: just the number
-    assert json.loads(first.content) == {"version": game.version}
+    assert json.loads(first.content) == {"version": game.version, "chat": 0}
     assert "HX-Trigger" not in first
     garbled = browser.get(url("version", game), {"v": "x"})
     assert garbled.status_code == 200 and garbled["HX-Trigger"] == "game-changed"
@@ -309,7 +310,7 @@ def test_it_lets_other_players_pages_follow_the_game_by_polling_within_ten_secon
     watcher = signed_in(ben if mover == anna else anna)
     page = game_page(watcher, game)
     poller = re.search(r'<div id="poller"[^>]*>', page).group(0)
-    assert f'hx-get="{url("version", game)}?v={game.version}"' in poller
+    assert f'hx-get="{url("version", game)}?v={game.version}&amp;c={game.chat_version}"' in poller
     every = int(re.search(r'hx-trigger="every (\d+)s"', poller).group(1))
     assert every <= 10
     assert re.search(r'<div id="game"[^>]*hx-trigger="game-changed from:body"', page)

@@ -20,12 +20,17 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
+from chat import services as chat
 from games import lobby, rules
 from games.models import Game
 from games.rules.data import CARDS
+from notifications import outbox
+from notifications.models import Notification, Webhook
+from tests.receivers import Device
 from tests.web.helpers import HTMX, offered_actions, play_greedy, signed_in, started_game
 
 pytestmark = pytest.mark.django_db
@@ -85,6 +90,11 @@ def render_views(browser: Client, game: Game, forming: Game) -> dict[str, str]:
         "undo refused (htmx)": browser.post(undo, stale, **HTMX),
         "poll changed": browser.get(version, {"v": game.version - 1}),
         "poll unchanged": browser.get(version, {"v": game.version}),
+        "chat page": browser.get(reverse("chat:thread", args=[game.pk])),
+        "chat partial": browser.get(reverse("chat:thread", args=[game.pk]), **HTMX),
+        "chat post refused": browser.post(
+            reverse("chat:post", args=[game.pk]), {"text": ""}, **HTMX
+        ),
         "lobby": browser.get(reverse("games:lobby")),
         "my games": browser.get(reverse("games:mine")),
         "forming page": browser.get(reverse("games:detail", args=[forming.pk])),
@@ -132,7 +142,7 @@ def assert_nothing_hidden_shown(body: str, name: str, state: dict, seat: int | N
         assert sep.join(deck[:2]) not in body or deck[0] == deck[1], where
     assert str(state["seed"]) not in body, f"{where}: the seed"
     if name.startswith("poll"):
-        assert body == "" or set(json.loads(body)) == {"version"}, where
+        assert body == "" or set(json.loads(body)) == {"version", "chat"}, where
 
 
 def scrambled(state: dict, seat: int | None, rng: random.Random) -> dict:
@@ -166,13 +176,14 @@ def test_it_shows_no_page_or_answer_another_players_hand_or_the_deck_order(posit
     truth = game.state
     rng = random.Random(2)
     assert sum(len(p["hand"]) for p in truth["players"]) >= 6
+    talk(game)
 
     for who, (browser, seat) in viewers(game, client, dario).items():
         cache.clear()
         seen = render_views(browser, game, forming)
         for name, body in seen.items():
             assert_nothing_hidden_shown(body, name, truth, seat)
-        assert json.loads(seen["poll changed"]) == {"version": game.version}
+        assert json.loads(seen["poll changed"]) == {"version": game.version, "chat": 1}
         assert seen["poll unchanged"] == ""
 
         hidden = scrambled(truth, seat, rng)
@@ -204,3 +215,66 @@ def test_it_shows_the_mover_only_their_own_hand_in_the_move_answer(position):
         game.refresh_from_db()
         assert_nothing_hidden_shown(page, "page" if plain else "move", game.state, seat)
         assert hands_shown(page) == [sorted(game.state["players"][seat]["hand"])]
+
+
+# --- table talk, webhooks and push ----------------------------------------------------------
+
+
+def talk(game: Game) -> None:
+    """A line of table talk that every seated person has already read (so a second render shows
+    the same unread count as the first)."""
+    first = game.seats.exclude(user=None).first().user
+    message = chat.post(game, first, "Good luck, everyone!")
+    for seat in game.seats.exclude(user=None):
+        chat.mark_read(game, seat.user, message.pk)
+
+
+KINDS = ["your_turn", "reminder", "timed_out", "game_started", "new_messages"]
+
+
+def delivered(game: Game, receiver, devices: dict, capture, tag: str) -> dict[str, str]:
+    """Every event kind for every seated person, sent for real by webhook (all three formats
+    across the players) and by push; what arrived, decrypted, by name."""
+    start = len(receiver.requests)
+    for seat in game.seats.exclude(user=None).select_related("user"):
+        for kind in KINDS:
+            with capture(execute=True), transaction.atomic():
+                outbox.notify(seat.user, kind, game=game, key=f"{kind}:{tag}:{seat.user_id}")
+    arrived = {}
+    for number, request in enumerate(receiver.requests[start:]):
+        device = devices.get(request.path)
+        body = json.dumps(device.read(request)) if device else request.body.decode()
+        arrived[f"{number}: {request.path}"] = normalised(body)
+    return arrived
+
+
+def test_it_sends_no_hidden_information_by_webhook_or_push(
+    position, receiver, vapid, django_capture_on_commit_callbacks
+):
+    game = position
+    truth = game.state
+    formats = ["discord", "slack", "json"]
+    devices = {}
+    people = list(game.seats.exclude(user=None).select_related("user"))
+    for seat, format in zip(people, formats, strict=False):
+        Webhook.objects.create(
+            user=seat.user, url=receiver.url(f"/hook/{seat.number}"), format=format
+        )
+        device = Device(receiver, f"seat{seat.number}")
+        signed_in(seat.user).post(reverse("notification_settings:subscribe"), device.subscription())
+        devices[device.path] = device
+    chat.post(game, people[0].user, "Nice move")  # unread by the others: new-messages news
+
+    seen = delivered(game, receiver, devices, django_capture_on_commit_callbacks, "a")
+    assert len(seen) >= 20  # every person, by webhook and push, several kinds each
+    assert Notification.objects.filter(channel="webhook", status="sent").exists()
+    for name, body in seen.items():
+        assert_nothing_hidden_shown(body, name, truth, None)
+        assert card_names(body) == [], f"{name} names cards: {body}"
+
+    hidden = scrambled(truth, None, random.Random(3))
+    Game.objects.filter(pk=game.pk).update(state=hidden, seed=hidden["seed"])
+    game.refresh_from_db()
+    again = delivered(game, receiver, devices, django_capture_on_commit_callbacks, "b")
+    Game.objects.filter(pk=game.pk).update(state=truth, seed=truth["seed"])
+    assert again == seen

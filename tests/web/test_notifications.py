@@ -25,7 +25,7 @@ from kombu.exceptions import OperationalError
 from games import lobby, play, rules
 from games.models import Game
 from games.rules.bots import greedy
-from notifications import outbox, tasks
+from notifications import outbox, preferences, tasks
 from notifications.models import Notification
 from tests.factories import UserFactory
 
@@ -135,17 +135,6 @@ class FlakyBackend(LocmemBackend):
             FlakyBackend.failures -= 1
             raise FlakyBackend.error
         return super().send_messages(messages)
-
-
-@pytest.fixture
-def eager_retries():
-    """Let eager tasks retry the way a worker does (minus the wait). With eager_propagates on
-    (settings_test), Celery raises the Retry to the caller instead of running the retry."""
-    conf = tasks.send_notification.app.conf
-    propagates = conf.task_eager_propagates
-    conf.task_eager_propagates = False
-    yield
-    conf.task_eager_propagates = propagates
 
 
 @pytest.fixture
@@ -367,31 +356,36 @@ def test_it_marks_rows_stuck_in_sending_failed_instead_of_sending_them_again(gam
 # --- preferences ----------------------------------------------------------------------------
 
 
-def test_it_honours_turn_emails_never(game, django_capture_on_commit_callbacks):
+def switch(user, *cells: tuple[str, str], setting: str = "off") -> None:
+    """Set cells of the player's preferences table (kind, channel) as the settings page does."""
+    preferences.save(user, {cell: setting for cell in cells})
+
+
+def test_it_honours_kinds_switched_off_by_email(game, django_capture_on_commit_callbacks):
     user = acting_user(game)
-    user.turn_emails = "never"
-    user.save()
+    switch(user, ("your_turn", "email"), ("game_over", "email"))
     with django_capture_on_commit_callbacks(execute=True) as callbacks, transaction.atomic():
         turn = outbox.notify(user, "your_turn", game=game, key="your_turn:never")
         over = outbox.notify(user, "game_over", game=game, key="game_over:never")
-    assert callbacks == []
+        timeout = outbox.notify(user, "timed_out", game=game, key="timed_out:still-on")
+    assert len(callbacks) == 1
     assert {turn.status, over.status} == {Status.SKIPPED}
-    assert turn.last_error == "game emails are off"
-    assert mail.outbox == []
+    assert turn.last_error == "switched off: your turn by email"
+    timeout.refresh_from_db()
+    assert timeout.status == Status.SENT
+    assert [m.subject for m in mail.outbox] == [f"You ran out of time in Firenze Game {game.pk}"]
 
 
 def test_it_honours_reminders_off_and_sends_them_when_on(game, django_capture_on_commit_callbacks):
     user = acting_user(game)
-    user.reminders = False
-    user.save()
+    switch(user, ("reminder", "email"))
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         off = outbox.notify(user, "reminder", game=game, key="reminder:off")
-    assert off.status == Status.SKIPPED and off.last_error == "reminders are off"
+    assert off.status == Status.SKIPPED and off.last_error == "switched off: reminders by email"
     assert mail.outbox == []
 
-    user.reminders = True
-    user.turn_emails = "never"  # reminders have their own switch
-    user.save()
+    switch(user, ("reminder", "email"), setting="on")
+    switch(user, ("your_turn", "email"))  # each kind has its own switch
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         on = outbox.notify(user, "reminder", game=game, key="reminder:on")
     on.refresh_from_db()
@@ -403,8 +397,7 @@ def test_it_checks_preferences_again_when_sending(game, django_capture_on_commit
     """A player who unsubscribes after the row was written gets nothing."""
     user = acting_user(game)
     row = pending_row(user, game)
-    user.turn_emails = "never"
-    user.save()
+    switch(user, ("your_turn", "email"))
     backdate(row, 2)
     tasks.send_pending()
     row.refresh_from_db()
@@ -443,8 +436,7 @@ def test_it_skips_an_invitation_to_a_game_that_has_started(anna, ben, carla):
 def test_it_collects_several_turns_into_one_daily_digest(
     anna, ben, carla, django_capture_on_commit_callbacks
 ):
-    anna.turn_emails = "daily"
-    anna.save()
+    switch(anna, ("your_turn", "email"), setting="daily")
     first = new_game(anna, ben, seed=1)
     second = new_game(carla, anna, seed=2)
     third = new_game(anna, carla, seed=3)
@@ -483,8 +475,7 @@ def test_it_collects_several_turns_into_one_daily_digest(
 def test_it_sends_one_digest_even_if_two_digest_tasks_run(
     anna, ben, django_capture_on_commit_callbacks
 ):
-    anna.turn_emails = "daily"
-    anna.save()
+    switch(anna, ("your_turn", "email"), setting="daily")
     game = new_game(anna, ben)
     play_until(game, turn_of(anna))
     notify_turn(game, anna, django_capture_on_commit_callbacks)
@@ -496,8 +487,7 @@ def test_it_sends_one_digest_even_if_two_digest_tasks_run(
 def test_it_retries_a_digest_after_an_smtp_error(
     anna, ben, flaky_smtp, django_capture_on_commit_callbacks
 ):
-    anna.turn_emails = "daily"
-    anna.save()
+    switch(anna, ("your_turn", "email"), setting="daily")
     game = new_game(anna, ben)
     play_until(game, turn_of(anna))
     row = notify_turn(game, anna, django_capture_on_commit_callbacks)

@@ -20,7 +20,7 @@ from django.utils import timezone
 from games import lobby, rules
 from games.models import Move
 from games.rules.data import CARD_KIND
-from notifications import links, outbox, tasks
+from notifications import emails, links, outbox, tasks
 from notifications.models import Notification
 from tests.web.test_notifications import (
     acting_user,
@@ -106,7 +106,8 @@ def test_it_renders_every_kind_with_the_game_link_and_one_click_unsubscribe(kind
     message = send(user, kind, game, context)
     html = html_of(message)
     game_url = f"http://localhost:8000/games/{game.pk}/"
-    unsubscribe = links.unsubscribe_url(user).rsplit(":", 2)[0]  # the same up to the timestamp
+    # The one-click link of this kind of email, the same up to the signature's timestamp.
+    unsubscribe = links.unsubscribe_url(user, emails.unsubscribe_kind(kind)).rsplit(":", 2)[0]
 
     assert message.to == [user.email]
     assert message.subject and "\n" not in message.subject and "Firenze" in message.subject

@@ -19,7 +19,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from notifications import links, outbox, tasks
+from notifications import links, outbox, preferences, tasks
 from notifications.models import LoginToken, Notification
 from tests.factories import PASSWORD
 from tests.web.test_notifications import acting_user, new_game
@@ -54,49 +54,92 @@ def game(anna, ben):
 # --- unsubscribe ----------------------------------------------------------------------------
 
 
-def test_it_unsubscribes_with_one_click_without_signing_in(game, anna):
+def email_table(user) -> dict[str, str]:
+    """The player's email column: kind -> setting."""
+    return {
+        kind: value
+        for (kind, channel), value in preferences.table(user).items()
+        if channel == "email"
+    }
+
+
+ALL_ON = {
+    "your_turn": "on",
+    "reminder": "on",
+    "timeout": "on",
+    "game_over": "on",
+    "new_messages": "off",
+    "invitations": "on",
+}
+
+
+def test_it_unsubscribes_from_one_kind_with_one_click_without_signing_in(game, anna):
     message = email_to(anna, game, "game_started")
     path = path_in(message, "/email/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe"] == f"<http://localhost:8000{path}>"
+    assert "Stop invitations emails (one click)" in message.body
     client = Client()
 
-    page = client.get(path)  # what a mail scanner sees: a button, nothing changed yet
+    page = client.get(path)  # what a mail scanner sees: buttons, nothing changed yet
     assert page.status_code == 200
-    assert b"Stop game emails?" in page.content and b'method="post"' in page.content
-    anna.refresh_from_db()
-    assert (anna.turn_emails, anna.reminders) == ("immediate", True)
+    assert b"Stop invitations emails?" in page.content and b'method="post"' in page.content
+    assert email_table(anna) == ALL_ON
 
     done = client.post(path)
     assert done.status_code == 200
     assert b"You are unsubscribed" in done.content
-    assert b'href="/accounts/profile/#email-preferences-heading"' in done.content
-    anna.refresh_from_db()
-    assert (anna.turn_emails, anna.reminders) == ("never", False)
+    assert b'href="/accounts/notifications/"' in done.content
+    assert email_table(anna) == {**ALL_ON, "invitations": "off"}
     assert signed_in_as(client) is None
 
 
+def test_it_offers_every_other_kind_one_click_away_from_any_email(game, anna):
+    path = path_in(email_to(anna, game, "reminder"), "/email/unsubscribe/")
+    page = Client().get(path).content.decode()
+    for label in ("your turn", "timeouts", "game over", "new messages", "invitations"):
+        assert f"Stop {label} emails" in page
+    assert "Stop all game emails" in page
+
+    Client().post(path, {"kind": "game_over"})
+    assert email_table(anna) == {**ALL_ON, "game_over": "off"}
+    Client().post(path, {"kind": "all"})
+    assert set(email_table(anna).values()) == {"off"}
+    refused = Client().post(path, {"kind": "everything<script>"})
+    assert refused.status_code == 400
+
+
 def test_it_accepts_the_one_click_post_of_a_mail_provider_without_csrf(game, ben):
-    path = path_in(email_to(ben, game, "game_started"), "/email/unsubscribe/")
+    path = path_in(email_to(ben, game, "your_turn"), "/email/unsubscribe/")
     provider = Client(enforce_csrf_checks=True)
     response = provider.post(path, {"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     assert response.content == b"Unsubscribed.\n"
-    ben.refresh_from_db()
-    assert (ben.turn_emails, ben.reminders) == ("never", False)
-    # And nothing more reaches Ben.
+    assert email_table(ben) == {**ALL_ON, "your_turn": "off"}
+    # No more turn emails reach Ben; other kinds still do.
     mail.outbox.clear()
-    email_to_nobody = outbox.notify(ben, "your_turn", game=game, key="after-unsubscribe")
-    assert email_to_nobody.status == Notification.Status.SKIPPED
-    assert mail.outbox == []
+    turn = outbox.notify(ben, "your_turn", game=game, key="after-unsubscribe")
+    assert turn.status == Notification.Status.SKIPPED
+    over = outbox.notify(ben, "game_over", game=game, key="still-subscribed")
+    assert over.status == Notification.Status.PENDING
+
+
+def test_it_still_unsubscribes_from_everything_with_a_link_from_before_the_table(anna):
+    old_link = links.absolute(f"/email/unsubscribe/{links.unsubscribe_token(anna)}/")
+    page = Client().get(old_link.removeprefix("http://localhost:8000"))
+    assert b"Stop game emails?" in page.content
+    Client().post(old_link.removeprefix("http://localhost:8000"), {"List-Unsubscribe": "One-Click"})
+    assert set(email_table(anna).values()) == {"off"}
 
 
 def test_it_refuses_a_tampered_unsubscribe_link(game, anna, ben):
     path = path_in(email_to(anna, game, "game_started"), "/email/unsubscribe/")
     token = path.split("/")[-2]
-    user_id, stamp, signature = token.split(":")
+    value, stamp, signature = token.rsplit(":", 2)
+    user_id, kind = value.split(":")
     tampered = [
-        f"{ben.pk}:{stamp}:{signature}",  # someone else's account
-        f"{user_id}:{stamp}:{signature[:-2]}xx",
+        f"{ben.pk}:{kind}:{stamp}:{signature}",  # someone else's account
+        f"{user_id}:your_turn:{stamp}:{signature}",  # another kind
+        f"{user_id}:{kind}:{stamp}:{signature[:-2]}xx",
         f"{user_id}:{stamp}",
         links.read_login_token.__name__,
     ]
@@ -106,15 +149,16 @@ def test_it_refuses_a_tampered_unsubscribe_link(game, anna, ben):
             assert response.status_code == 400, bad
             assert b"This link does not work" in response.content
     for user in (anna, ben):
-        user.refresh_from_db()
-        assert (user.turn_emails, user.reminders) == ("immediate", True)
+        assert email_table(user) == ALL_ON
 
 
 def test_it_lets_an_old_unsubscribe_link_submit_itself(anna):
-    fresh = Client().get(links.unsubscribe_url(anna).removeprefix("http://localhost:8000"))
+    fresh = Client().get(
+        links.unsubscribe_url(anna, "reminder").removeprefix("http://localhost:8000")
+    )
     assert b"data-autosubmit" not in fresh.content  # mail scanners open links at delivery
     with mock.patch("django.core.signing.time.time", return_value=time.time() - 600):
-        old_url = links.unsubscribe_url(anna)
+        old_url = links.unsubscribe_url(anna, "reminder")
     old = Client().get(old_url.removeprefix("http://localhost:8000"))
     assert b'<form method="post" id="email-link-form" data-autosubmit>' in old.content
     assert b"<script>" not in old.content  # the CSP allows no inline script: static/js/site.js
@@ -208,49 +252,21 @@ def test_it_puts_a_new_sign_in_link_in_every_turn_email(game):
     assert LoginToken.objects.filter(user=player, game=game).count() == 2
 
 
-# --- preferences on the account page --------------------------------------------------------
+# --- the account page points to the notification settings -----------------------------------
 
 
-def test_it_shows_and_saves_email_preferences_on_the_account_page(anna):
+def test_it_links_the_account_page_to_the_notification_settings(anna):
     client = Client()
     client.force_login(anna)
     page = client.get("/accounts/profile/").content.decode()
     assert 'id="email-preferences-heading"' in page
-    assert re.search(r'<input type="radio" name="turn_emails" value="immediate"[^>]*checked', page)
-    assert re.search(r'<input type="checkbox" name="reminders"[^>]*checked', page)
-
-    response = client.post("/accounts/profile/", {"form": "preferences", "turn_emails": "daily"})
-    assert response.status_code == 302
-    anna.refresh_from_db()
-    assert (anna.turn_emails, anna.reminders, anna.display_name) == ("daily", False, "Anna")
-    page = client.get("/accounts/profile/").content.decode()
-    assert "Your email preferences are saved." in page
-    assert re.search(r'<input type="radio" name="turn_emails" value="daily"[^>]*checked', page)
-
-    refused = client.post("/accounts/profile/", {"form": "preferences", "turn_emails": "hourly"})
-    assert refused.status_code == 200
-    assert "Select a valid choice" in refused.content.decode()
-    anna.refresh_from_db()
-    assert anna.turn_emails == "daily"
+    assert 'href="/accounts/notifications/"' in page
 
 
-def test_it_still_changes_the_display_name_from_the_same_page(anna):
+def test_it_still_changes_the_display_name_from_the_account_page(anna):
     client = Client()
     client.force_login(anna)
     response = client.post("/accounts/profile/", {"display_name": "Annabella"})
     assert response.status_code == 302
     anna.refresh_from_db()
-    assert (anna.display_name, anna.turn_emails, anna.reminders) == ("Annabella", "immediate", True)
-
-
-def test_it_offers_re_enabling_emails_after_unsubscribing(anna):
-    Client().post(links.unsubscribe_url(anna).removeprefix("http://localhost:8000"))
-    client = Client()
-    client.force_login(anna)
-    page = client.get("/accounts/profile/").content.decode()
-    assert re.search(r'<input type="radio" name="turn_emails" value="never"[^>]*checked', page)
-    client.post(
-        "/accounts/profile/", {"form": "preferences", "turn_emails": "immediate", "reminders": "on"}
-    )
-    anna.refresh_from_db()
-    assert (anna.turn_emails, anna.reminders) == ("immediate", True)
+    assert anna.display_name == "Annabella"

@@ -22,7 +22,6 @@ pytestmark = pytest.mark.django_db
 Status, Failure = Notification.Status, Notification.Failure
 # The outbox tests' fixtures: a three-player game, an SMTP server that fails on demand.
 game = base.game
-eager_retries = base.eager_retries
 flaky_smtp = base.flaky_smtp
 
 

@@ -144,3 +144,20 @@ def test_deleting_needs_the_word_typed(anna):
 
     assert response.status_code == 400
     assert User.objects.filter(pk=anna.pk).exists()
+
+
+def test_deleting_blanks_the_players_table_talk_and_the_download_has_it(anna, ben):
+    from chat.models import Message
+
+    game = new_game(anna, ben)
+    Message.objects.create(game=game, author=anna, seat=0, text="Good luck, Ben!")
+    Message.objects.create(game=game, author=ben, seat=1, text="Thanks!")
+    browser = reauthenticated(anna)
+    data = json.loads(browser.get("/accounts/data/").content)
+    assert [m["text"] for m in data["chat_messages"]] == ["Good luck, Ben!"]
+
+    browser.post("/accounts/delete/", {"confirm": "delete"})
+
+    texts = list(Message.objects.filter(game=game).order_by("pk").values_list("text", "author"))
+    assert texts == [("", None), ("Thanks!", ben.pk)]
+    assert "Good luck" not in game_page(signed_in(ben), game)

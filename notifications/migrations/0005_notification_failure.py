@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0002_login_token_fingerprint'),
+        ('notifications', '0004_login_token_fingerprint'),
     ]
 
     operations = [

@@ -14,7 +14,7 @@ def fill_skeletons(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_email_preferences'),
+        ('accounts', '0003_remove_email_preferences'),
     ]
 
     operations = [

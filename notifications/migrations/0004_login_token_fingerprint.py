@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0001_initial'),
+        ('notifications', '0003_preferences_from_accounts'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_bot_turn_index'),
+        ('games', '0004_game_chat_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
