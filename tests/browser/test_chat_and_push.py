@@ -127,21 +127,23 @@ def shown_notifications(page) -> list[str]:
     )
 
 
-def wait_until_true(page, expression: str, timeout_ms: int = 10_000) -> None:
-    """Poll a JavaScript expression in the page until it is true. (Playwright's
-    wait_for_function compiles its predicate with eval, which the site's CSP forbids; evaluate
-    goes through DevTools and is not subject to it.)"""
-    assert page.evaluate(
-        """([expression, timeout]) => new Promise(resolve => {
-            const until = Date.now() + timeout;
-            const check = () => Promise.resolve((0, eval)(expression)).then(ok => {
-                if (ok) resolve(true); else if (Date.now() > until) resolve(false);
-                else setTimeout(check, 50);
-            });
-            check();
-        })""",
-        [expression, timeout_ms],
-    ), f"timed out waiting for {expression}"
+def wait_until_true(page, condition: str, timeout_ms: int = 10_000) -> None:
+    """Poll a JavaScript condition (an expression, or a promise of one) until it is true.
+    Playwright's wait_for_function compiles its predicate with eval, which the site's CSP
+    forbids; here the condition is written into the evaluated function itself."""
+    source = (
+        "timeout => new Promise(resolve => {"
+        "  const until = Date.now() + timeout;"
+        "  setTimeout(() => resolve(false), timeout + 1000);"
+        f"  const check = () => Promise.resolve().then(() => ({condition})).then(ok => {{"
+        "    if (ok) resolve(true);"
+        "    else if (Date.now() > until) resolve(false);"
+        "    else setTimeout(check, 50);"
+        "  }, () => resolve(false));"
+        "  check();"
+        "})"
+    )
+    assert page.evaluate(source, timeout_ms), f"timed out waiting for {condition}"
 
 
 def test_the_service_worker_shows_a_push_unless_the_game_is_open(new_page, vapid_key, live_server):
