@@ -24,6 +24,7 @@ urlpatterns = [
     path("accounts/signup/", account_views.signup),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
+    path("players/", include("players.urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),
     # The preferences table, webhook and devices.

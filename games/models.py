@@ -7,6 +7,7 @@ from those by `replay_games` and must always match. The state holds hidden infor
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -16,6 +17,8 @@ from django.db import models
 from django.utils import timezone
 
 from games import rules
+
+log = logging.getLogger(__name__)
 
 TIME_LIMITS = [
     (timedelta(hours=12), "12 hours"),
@@ -100,7 +103,13 @@ class Game(models.Model):
         return rules.new_game(self.num_players, self.seed, self.options)
 
     def load_state(self) -> rules.State:
-        return rules.from_dict(self.state)
+        """The cached state, or the log's replay when the cache is from an older schema of the
+        engine's state (or unreadable): the move log is the truth, the state only a cache."""
+        try:
+            return rules.from_dict(self.state)
+        except ValueError:
+            log.warning("game %s: stored state unreadable, replaying its move log", self.pk)
+            return self.replayed_state()
 
     def store_state(self, state: rules.State) -> None:
         self.state = rules.to_dict(state)

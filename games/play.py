@@ -20,6 +20,7 @@ from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
 from games.rules import bots
+from players.results import record_game_end
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,8 @@ def record_move(
         raise Conflict(STALE) from None
     _save(game, new_state, turn_passed=turn_passed)
     if rules.is_over(new_state):
+        # The history's record and the ratings change in this same transaction.
+        record_game_end(game, new_state)
         announce.game_over(game)
     elif turn_passed:
         announce.turn_passed(game, new_state.step)

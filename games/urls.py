@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import archive, views
 
 app_name = "games"
 
@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("games/", views.lobby_list, name="lobby"),
     path("games/mine/", views.my_games, name="mine"),
+    path("games/history/", archive.history, name="history"),
     path("games/new/", views.create, name="create"),
     path("games/invite/<str:token>/", views.invite_link, name="invite_link"),
     path("games/<int:pk>/", views.detail, name="detail"),
@@ -24,5 +25,7 @@ urlpatterns = [
     path("games/<int:pk>/undo/", views.undo, name="undo"),
     path("games/<int:pk>/version/", views.version, name="version"),
     path("games/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
+    path("games/<int:pk>/replay/", archive.replay, name="replay"),
+    path("games/<int:pk>/export/", archive.export, name="export"),
     path("games/away/", views.away, name="away"),
 ]

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef, Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -36,6 +37,7 @@ from games.presenters import game_context
 from games.rules import format_line
 
 LOG_MOVES = 40
+WATCH_GAMES = 10
 
 
 @require_GET
@@ -126,25 +128,42 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    seats = (
-        Seat.objects.filter(user=request.user)
-        .exclude(game__status=Game.Status.CANCELLED)
-        .select_related("game")
-        .order_by("-game__updated")
+    """The player's games: every game being formed or played in full, the last few finished
+    ones (the history has the rest), and public games to watch. A fixed number of queries
+    however many games the player has finished; no game's state is loaded."""
+    from players.models import SeatResult
+    from players.profiles import latest_finished
+
+    me = request.user
+    seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
+    # Led by the games not yet over (few) rather than the player's seats (one per game ever).
+    games = (
+        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=me)))
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("-updated")
     )
-    my_turn, waiting, forming, finished = [], [], [], []
-    for seat in seats:
-        game = seat.game
-        if game.is_finished:
-            finished.append(game)
-        elif game.is_open:
+    my_turn, waiting, forming = [], [], []
+    for game in games:
+        mine = next(s for s in game.seats.all() if s.user_id == me.pk)
+        game.opponents = [s for s in game.seats.all() if s is not mine]
+        game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
+        if game.is_open:
             forming.append(game)
-        elif game.acting_seat == seat.number:
+        elif game.acting_seat == mine.number:
             my_turn.append(game)
         else:
             waiting.append(game)
-    invitations = request.user.invitations.filter(game__status=Game.Status.OPEN).select_related(
+    invitations = me.invitations.filter(game__status=Game.Status.OPEN).select_related(
         "game", "invited_by"
+    )
+    watch = (
+        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
+        .exclude(seats__user=me)
+        .defer("state")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("-updated")[:WATCH_GAMES]
     )
     return render(
         request,
@@ -153,8 +172,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
-            "finished": finished,
+            "finished": latest_finished(me, me),
+            "finished_count": SeatResult.objects.filter(user=me).count(),
             "invitations": invitations,
+            "watch": list(watch),
         },
     )
 
@@ -285,7 +306,12 @@ def _log(game: Game, names: list[str]) -> list[dict[str, Any]]:
     for move in moves:
         for line in move.log:
             entries.append(
-                {"seq": move.seq, "text": format_line(line, names), "timeout": move.timeout}
+                {
+                    "seq": move.seq,
+                    "text": format_line(line, names),
+                    "raw": line,  # names become profile links: {% log_line %}
+                    "timeout": move.timeout,
+                }
             )
     return entries
 

@@ -32,3 +32,71 @@ class UserFactory(factory.django.DjangoModelFactory):
             EmailAddress.objects.get_or_create(
                 user=self, email=self.email, defaults={"verified": True, "primary": True}
             )
+
+
+def finished_record(
+    players: list,
+    pp: list[int],
+    *,
+    finished_at=None,
+    days: int = 3,
+    campanile: bool = False,
+    is_public: bool = True,
+    rated: bool = True,
+    turns: int = 60,
+):
+    """A finished game as the history lists it (game, seats, record, results) without playing
+    it: for lists that need many games. ``players`` are users or bot names ("greedy"); ``pp``
+    their final PP in seat order. The game has no state: it is never opened."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import SEAT_COLOURS, Game, Seat
+    from players.models import GameRecord, SeatResult
+    from players.results import places
+
+    finished_at = finished_at or timezone.now()
+    people = [p for p in players if not isinstance(p, str)]
+    game = Game.objects.create(
+        creator=people[0],
+        num_players=len(players),
+        options={"campanile": campanile, "neutral_seals": 5, "seal_placement": "recommended"},
+        status=Game.Status.FINISHED,
+        is_public=is_public,
+        version=turns * 3,
+    )
+    record = GameRecord.objects.create(
+        game=game,
+        started_at=finished_at - timedelta(days=days),
+        finished_at=finished_at,
+        num_players=len(players),
+        is_public=is_public,
+        campanile=campanile,
+        seal_placement="recommended",
+        neutral_seals=5,
+        turns=turns,
+        moves=turns * 3,
+        rated=rated,
+    )
+    ranks = places(pp)
+    for number, (who, points) in enumerate(zip(players, pp, strict=True)):
+        bot = who if isinstance(who, str) else ""
+        user = None if bot else who
+        seat = Seat.objects.create(
+            game=game, user=user, bot=bot, number=number, colour=SEAT_COLOURS[number]
+        )
+        SeatResult.objects.create(
+            record=record,
+            user=user,
+            seat=number,
+            name=seat.name,
+            bot=bot,
+            place=ranks[number],
+            pp=points,
+            won=ranks[number] == 1,
+            steps=turns,
+            finished_at=finished_at,
+            is_public=is_public,
+        )
+    return record

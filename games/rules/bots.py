@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .data import BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, printed_pp
-from .fulfil import balcony_at, open_commission
+from .data import BELL_TOWER_HEIGHT, BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, printed_pp
+from .fulfil import balcony_at, campanile_blocks, open_commission
 from .legal import legal_actions_of
 from .players import build_discount
 from .state import State
@@ -54,7 +54,13 @@ class _Me:
         self.seat = s["seat"]
         self.player = s["players"][self.seat]
         self.store = self.player["store"]
-        self.targets = [_target(s, t) for t in self.player["towers"]]
+        # While the Campanile blocks this player, nothing else can be fulfilled: the first
+        # white tower that can still be a bell tower is headed for exactly 3 levels.
+        self.bell_tower = _bell_tower(s, self.seat, self.player["towers"])
+        self.targets = [
+            BELL_TOWER_HEIGHT if i == self.bell_tower else _target(s, t)
+            for i, t in enumerate(self.player["towers"])
+        ]
         need = [0.0] * 6
         for tower, target in zip(self.player["towers"], self.targets, strict=True):
             if target is not None:
@@ -66,6 +72,19 @@ class _Me:
 
     def dearest(self, legal: list[Action]) -> Action:
         return max(legal, key=lambda a: self.worth[COLOR_INDEX[a["color"]]])
+
+
+def _bell_tower(s: dict[str, Any], seat: int, towers: list[dict[str, Any]]) -> int | None:
+    """The tower meant to seal the Campanile, -1 to start one, None when none is needed."""
+    if not campanile_blocks(s, seat):
+        return None
+    white = COLOR_INDEX["white"]
+    return next(
+        (i for i, t in enumerate(towers) if t["c"] == white and t["h"] <= BELL_TOWER_HEIGHT), -1
+    )
+
+
+_BELL_WORTH = 8.0  # sealing the Campanile unblocks every later commission
 
 
 def _open_levels(s: dict[str, Any], color: int) -> int:
@@ -195,16 +214,23 @@ def _build_score(s: dict[str, Any], me: _Me, action: Action) -> float:
         target = me.targets[action["tower"]]
         color, height = tower["c"], tower["h"] + 1
         keep_alive = 4.0 if tower["old"] and tower["add"] == 0 else 0.0
+        bell = action["tower"] == me.bell_tower
     else:
         color, height, keep_alive = COLOR_INDEX[action["color"]], 1, 0.0
-        target = next((lv for lv in LEVELS if open_commission(s, color, lv)), None)
+        bell = me.bell_tower == -1 and color == COLOR_INDEX["white"]
+        target = (
+            BELL_TOWER_HEIGHT
+            if bell
+            else next((lv for lv in LEVELS if open_commission(s, color, lv)), None)
+        )
         if target is None or me.store[color] + 1 < min(target, 3) - 1:
             return -1.0
     if target is None or height > target:
         return keep_alive - 3.0
+    worth = _BELL_WORTH if bell else _commission_pp(s, color, target)
     if height == target:
-        return 10.0 + _commission_pp(s, color, target) + keep_alive
-    return 2.0 + keep_alive + _commission_pp(s, color, target) / (target - height + 1)
+        return 10.0 + worth + keep_alive
+    return 2.0 + keep_alive + worth / (target - height + 1)
 
 
 def _fulfil(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:

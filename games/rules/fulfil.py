@@ -78,38 +78,44 @@ def fulfil(s: dict[str, Any], tower_index: int, level: int) -> None:
 
     balcony = balcony_at(s, color, level)
     if balcony is not None:
-        pp = s["balconies"][balcony]["pp"]
+        base = s["balconies"][balcony]["pp"]
         s["balcony_next"] += 1
         what = f"balcony {BALCONY_NUMERALS[balcony]} ({COLORS[color]} {level})"
+        _earn(player, "balconies", base)
     else:
-        pp = printed_pp(color, level)
+        base = printed_pp(color, level)
         what = f"{COLORS[color]} {level}"
+        _earn(player, "commissions", base)
     if level != tower["h"]:
         what += f" with the Architect (tower of {tower['h']})"
-    base = pp
     extras = []
     if level in s["level_tiles"]:
         s["level_tiles"].remove(level)
         extras.append(f"the level-{level} tile for {LEVEL_TILE_PP[level]} PP")
-        pp += LEVEL_TILE_PP[level]
+        _earn(player, "level_tiles", LEVEL_TILE_PP[level])
     for entry in list(s["church"]):
         privilege = PRIVILEGES.get(entry["card"])
         if privilege and privilege[0] == level:
             s["church"].remove(entry)
             s["discard"].append(entry["card"])
             extras.append(f"the {entry['card']} for {privilege[1]} PP")
-            pp += privilege[1]
-    player["pp"] += pp
+            _earn(player, "privileges", privilege[1])
     extra_text = "".join(f" and {e}" for e in extras)
     s["log"].append(f"{seat_ref(seat)} fulfils {what} for {base} PP{extra_text}.")
 
     if player["seals"] == 0 and s["end_tile"] is None:
         s["end_tile"] = seat
-        player["pp"] += END_TILE_PP
+        _earn(player, "end_tile", END_TILE_PP)
         s["log"].append(
             f"{seat_ref(seat)} places their last seal and takes the end-of-game tile "
             f"({END_TILE_PP} PP); everyone else has one more turn."
         )
+
+
+def _earn(player: dict[str, Any], source: str, pp: int) -> None:
+    """PP scored in play, counted by source for the final breakdown (state.PP_SOURCES)."""
+    player["pp"] += pp
+    player["earned"][source] += pp
 
 
 def seal_campanile(s: dict[str, Any], tower_index: int) -> None:

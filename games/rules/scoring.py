@@ -41,7 +41,13 @@ def recognition_count(board: list[int | None], seat: int) -> int:
 def final_scoring(s: dict[str, Any]) -> None:
     board = s["board"]
     breakdown = [
-        {"pp_in_game": p["pp"], "majority": {}, "celebrations": [], "total": p["pp"]}
+        {
+            "pp_in_game": p["pp"],
+            "earned": dict(p["earned"]),
+            "majority": {},
+            "celebrations": [],
+            "total": p["pp"],
+        }
         for p in s["players"]
     ]
     for color in range(6):

@@ -23,7 +23,7 @@ from .data import (
     SUPPLY,
     commission_index,
 )
-from .state import SCHEMA_VERSION, State
+from .state import PP_SOURCES, SCHEMA_VERSION, State
 from .turns import start_turn
 
 NEUTRAL = -1  # a neutral seal on a board square; player seals are seat numbers
@@ -75,6 +75,7 @@ def new_game(num_players: int, seed: int, options: dict[str, Any] | None = None)
                 "hand": [],
                 "buildings": [],
                 "pp": 0,
+                "earned": {source: 0 for source in PP_SOURCES},
                 "seals": SEALS_PER_PLAYER[num_players],
             }
         )

@@ -11,7 +11,11 @@ import marshal
 import random
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: players' "earned" (PP by source)
+
+# Where PP earned during the game come from (each player's "earned" counts them); the final
+# scoring adds the majority bonuses and the celebration cards.
+PP_SOURCES = ("commissions", "balconies", "level_tiles", "privileges", "end_tile")
 
 _TOP_KEYS = (
     "v",
@@ -75,6 +79,7 @@ def clone(d: dict[str, Any]) -> dict[str, Any]:
             "towers": [dict(t) for t in p["towers"]],
             "hand": p["hand"][:],
             "buildings": p["buildings"][:],
+            "earned": dict(p["earned"]),
         }
         for p in d["players"]
     ]

@@ -46,3 +46,18 @@ def test_a_bot_can_take_over_one_step_of_a_human_turn():
     state = apply_action(state, legal_actions(state)[0])
     action = greedy(state, random.Random(0))
     assert action in legal_actions(state)
+
+
+def test_greedy_bots_finish_games_with_the_campanile_in_play():
+    """A table of bots must not stall forever once the Campanile blocks every commission."""
+    bell_towers = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            state, rng = new_game(players, seed, {"campanile": True}), random.Random(seed)
+            for _ in range(5000):
+                if winners(state):
+                    break
+                state = apply_action(state, greedy(state, rng))
+                bell_towers += sum("seals the Campanile" in line for line in to_dict(state)["log"])
+            assert winners(state), f"{players} players, seed {seed}: no end in 5000 steps"
+    assert bell_towers > 0

@@ -6,12 +6,22 @@ from typing import Any
 
 import pytest
 
-from games.rules import acting_seat, is_over, legal_actions, player_view, scores, winners
-from games.rules.data import COLOR_INDEX
+from games.rules import (
+    acting_seat,
+    is_over,
+    legal_actions,
+    player_view,
+    scores,
+    to_dict,
+    winners,
+)
+from games.rules.data import COLOR_INDEX, END_TILE_PP, LEVEL_TILE_PP, printed_pp
 
+from .playouts import final_state
 from .scenario import (
     CAST,
     END_TURN,
+    at_fulfil,
     edit,
     fulfil,
     game,
@@ -314,3 +324,55 @@ def test_a_tie_gives_several_winners():
     assert scores(state) == [20, 23, 23]
     assert winners(state) == [1, 2]
     assert player_view(state, 0)["winners"] == [1, 2]
+
+
+# --- the score breakdown by source (issue 7) ---------------------------------------------------
+
+
+def sealed_value(d: dict, seat: int) -> int:
+    """PP of the commissions this seat sealed, read off the final board: a balcony's own PP
+    where one lies, else the printed value."""
+    balconies = {(b["c"], b["l"]): b["pp"] for b in d["balconies"]}
+    return sum(
+        balconies.get((colour, level), printed_pp(colour, level))
+        for colour in range(6)
+        for level in range(3, 9)
+        if d["board"][colour * 6 + level - 3] == seat
+    )
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_breakdown_by_source_adds_up_to_the_final_total(seed):
+    over = final_state(seed, max_steps=20_000)  # a few random-heavy games run long
+    assert is_over(over)
+    d = to_dict(over)
+    final = player_view(over, None)["final"]
+
+    for seat, row in enumerate(final["players"]):
+        earned = row["earned"]
+        assert set(earned) == {"commissions", "balconies", "level_tiles", "privileges", "end_tile"}
+        assert sum(earned.values()) == row["pp_in_game"]
+        at_end = sum(row["majority"].values()) + sum(c["pp"] for c in row["celebrations"])
+        assert row["pp_in_game"] + at_end == row["total"] == scores(over)[seat]
+        # Each source checked against what the final board shows on its own.
+        assert earned["commissions"] + earned["balconies"] == sealed_value(d, seat)
+        assert earned["end_tile"] == (END_TILE_PP if d["end_tile"] == seat else 0)
+        assert earned["level_tiles"] >= 0 and earned["privileges"] >= 0
+    taken_tiles = sum(pp for level, pp in LEVEL_TILE_PP.items() if level not in d["level_tiles"])
+    assert sum(row["earned"]["level_tiles"] for row in final["players"]) == taken_tiles
+
+
+def test_the_breakdown_names_the_source_of_each_pp():
+    """Anna fulfils balcony I (white 7, 7 PP) with the first level-7 commission: 7 PP from the
+    balcony and 3 from the level-7 tile, none from plain commissions."""
+    after = play(at_fulfil(("white", 7)), fulfil(0, 7))
+
+    earned = to_dict(after)["players"][0]["earned"]
+    assert earned == {
+        "commissions": 0,
+        "balconies": 7,
+        "level_tiles": LEVEL_TILE_PP[7],
+        "privileges": 0,
+        "end_tile": 0,
+    }
+    assert scores(after)[0] == 7 + LEVEL_TILE_PP[7]

@@ -65,7 +65,8 @@ def test_it_lets_seated_players_write_and_everyone_who_sees_the_game_read(game, 
     for viewer in (signed_in(ben), signed_in(dario), Client()):
         page = game_page(viewer, game)
         assert texts_in(thread_of(page)) == ["Good luck, everyone!"]
-        assert '<strong class="chat-author">Anna</strong>' in page
+        author = '<a class="player-link" href="/players/Anna/">Anna</a>'
+        assert f'<strong class="chat-author">{author}</strong>' in page
     assert 'id="chat-form"' in game_page(signed_in(ben), game)
     watcher = game_page(signed_in(dario), game)
     assert 'id="chat-form"' not in watcher

@@ -353,7 +353,7 @@ def test_it_invites_a_player_by_display_name_who_may_then_see_and_join_the_game(
     browser = signed_in(ben)
     mine = text_of(browser.get(reverse("games:mine")))
     assert "Invitations" in mine and f'href="{url("detail", game)}"' in mine
-    assert "from Anna" in mine
+    assert re.search(r"from <a class=\"player-link\" href=\"/players/Anna/\">Anna</a>", mine)
     assert browser.get(url("detail", game)).status_code == 200
 
     assert browser.post(url("join", game)).status_code == 302  # no token: the invitation does
@@ -643,12 +643,19 @@ def test_it_lists_my_games_with_my_turn_first_then_the_others_then_finished_ones
     assert response.status_code == 200
     page = response.content.decode()
     parts = sections(page)
-    assert list(parts) == ["Your turn", "Waiting for others", "Forming", "Finished"]
+    assert list(parts) == [
+        "Your turn",
+        "Waiting for others",
+        "Forming",
+        "Finished",
+        "Games to watch",
+    ]
     assert listed(parts["Your turn"]) == [older_turn.pk, newer_turn.pk]
     assert listed(parts["Waiting for others"]) == [waiting.pk]
     assert listed(parts["Forming"]) == [forming.pk]
     assert listed(parts["Finished"]) == [finished.pk]
-    assert cancelled.pk not in listed(page) and not_mine.pk not in listed(page)
+    assert cancelled.pk not in listed(page)
+    assert listed(parts["Games to watch"]) == [not_mine.pk]  # public, being played, not hers
 
     ben_parts = sections(signed_in(ben).get(reverse("games:mine")).content.decode())
     assert waiting.pk in listed(ben_parts["Your turn"])
@@ -671,7 +678,7 @@ def test_it_names_each_seat_of_a_forming_game(anna, ben):
     lobby.add_bot(game, anna)
     page = text_of(signed_in(ben).get(url("detail", game)))
 
-    assert "Anna (creator)" in page
+    assert "Anna (creator)" in re.sub(r"<[^>]+>", "", page)
     assert "Ben" in page and "Bot Greedy" in page
     assert "3 of 4 seats taken." in page
     assert Seat.objects.filter(game=game).count() == 3

@@ -98,6 +98,19 @@ def render_views(browser: Client, game: Game, forming: Game) -> dict[str, str]:
         "lobby": browser.get(reverse("games:lobby")),
         "my games": browser.get(reverse("games:mine")),
         "forming page": browser.get(reverse("games:detail", args=[forming.pk])),
+        # issue 7: a game in progress has no replay or download; profiles and lists show only
+        # what anyone may see of it.
+        "replay": browser.get(reverse("games:replay", args=[game.pk])),
+        "replay of a step": browser.get(reverse("games:replay", args=[game.pk]), {"step": 1}),
+        "export": browser.get(reverse("games:export", args=[game.pk])),
+        "history": browser.get(reverse("games:history")),
+        "leaderboard": browser.get(reverse("players:leaderboard")),
+        **{
+            f"profile of seat {seat.number}": browser.get(
+                reverse("players:profile", args=[seat.user.display_name])
+            )
+            for seat in game.seats.exclude(user=None).select_related("user")
+        },
     }
     for name, response in responses.items():
         assert response.status_code in (200, 204, 302, 403, 409), (name, response.status_code)

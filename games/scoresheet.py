@@ -1,0 +1,77 @@
+"""The score breakdown of a finished game: PP by source during play, then the final scoring,
+as rows (sources) by columns (players) whose cells add up to each player's total."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.rules.data import COLORS
+
+IN_PLAY = [
+    ("commissions", "Commissions"),
+    ("balconies", "Balconies"),
+    ("level_tiles", "Level tiles"),
+    ("privileges", "Church privileges"),
+    ("end_tile", "End-of-game tile"),
+]
+
+
+@dataclass
+class Row:
+    label: str
+    cells: list[int]
+    kind: str = ""  # "", "majority" (with a colour), "card", "subtotal"
+    colour: str = ""
+    counts: list[int] = field(default_factory=list)  # cards: copies each player held
+
+    @property
+    def shown(self) -> list[tuple[int, int]]:
+        """(PP, copies of the card or 0) per player, for the table's cells."""
+        return list(zip(self.cells, self.counts or [0] * len(self.cells), strict=True))
+
+
+@dataclass
+class ScoreSheet:
+    in_play: list[Row]
+    at_end: list[Row]
+    totals: list[int]
+    winners: list[bool]
+
+    @property
+    def scoring_rows(self) -> list[Row]:
+        """Every row that scores (no subtotals): these add up to the totals."""
+        return [r for r in self.in_play + self.at_end if r.kind != "subtotal"]
+
+
+def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
+    """From the final scores the engine's player_view gives (one dict per seat, in seat order)."""
+    in_play = [Row(label, [p["earned"][key] for p in final]) for key, label in IN_PLAY]
+    in_play.append(Row("In play", [p["pp_in_game"] for p in final], kind="subtotal"))
+    at_end = [
+        Row(
+            f"{colour.capitalize()} majority",
+            [p["majority"].get(colour, 0) for p in final],
+            kind="majority",
+            colour=colour,
+        )
+        for colour in COLORS
+        if any(colour in p["majority"] for p in final)
+    ]
+    cards = sorted({c["card"] for p in final for c in p["celebrations"]})
+    for card in cards:
+        held = [[c for c in p["celebrations"] if c["card"] == card] for p in final]
+        at_end.append(
+            Row(
+                card,
+                [sum(c["pp"] for c in h) for h in held],
+                kind="card",
+                counts=[len(h) for h in held],
+            )
+        )
+    return ScoreSheet(
+        in_play=in_play,
+        at_end=at_end,
+        totals=[p["total"] for p in final],
+        winners=[bool(p.get("winner")) for p in final],
+    )

@@ -1,0 +1,24 @@
+"""`{% score_sheet final as sheet %}`: the breakdown table's rows, for the finished game's page
+and the last position of a replay (both have the `final` list of games.presenters)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.listing import describe_options
+from games.scoresheet import ScoreSheet
+from games.scoresheet import score_sheet as build_sheet
+
+register = template.Library()
+
+
+@register.simple_tag
+def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
+    return build_sheet(final)
+
+
+@register.filter
+def options_text(options: dict[str, Any]) -> str:
+    return " · ".join(describe_options(options or {}))

@@ -1,0 +1,158 @@
+"""What the history, profiles and ratings read: one record per finished game, one result per
+seat, one rating per player.
+
+Written once, in the transaction that ends the game (players.results), so a list of finished
+games never loads a game's state: the state holds hidden cards and is large, these rows hold
+only what a list shows. They are a cache of the move log like the state is:
+`recompute_ratings` rebuilds them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+COLOURS = ("white", "yellow", "green", "red", "blue", "purple")
+
+
+class GameRecord(models.Model):
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    started_at = models.DateTimeField(help_text="The first move.")
+    finished_at = models.DateTimeField()
+    num_players = models.PositiveSmallIntegerField()
+    is_public = models.BooleanField(help_text="Private games are listed only to their players.")
+    campanile = models.BooleanField()
+    seal_placement = models.CharField(max_length=12)
+    neutral_seals = models.PositiveSmallIntegerField()
+    turns = models.PositiveIntegerField(help_text="Players' turns, as the engine counts them.")
+    moves = models.PositiveIntegerField()
+    rated = models.BooleanField()
+    imported = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [
+            # The history's lists and counts read only these indexes (the filters' columns are
+            # in them): all games newest first, or those of one number of players.
+            models.Index(
+                fields=["-finished_at", "-game", "is_public", "num_players", "campanile"],
+                name="record_finished",
+            ),
+            models.Index(
+                fields=["num_players", "-finished_at", "-game", "is_public", "campanile"],
+                name="record_players_finished",
+            ),
+            models.Index(fields=["rated", "finished_at"], name="record_rated_finished"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Record of game {self.game_id}"
+
+    @property
+    def days(self) -> int:
+        return (self.finished_at - self.started_at).days
+
+    @property
+    def option_labels(self) -> list[str]:
+        from games.listing import describe_options
+
+        return describe_options(
+            {
+                "campanile": self.campanile,
+                "seal_placement": self.seal_placement,
+                "neutral_seals": self.neutral_seals,
+            }
+        )
+
+
+class SeatResult(models.Model):
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="results",
+    )
+    seat = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=40, help_text="The seat's name when the game ended.")
+    bot = models.CharField(max_length=20, blank=True)
+    place = models.PositiveSmallIntegerField(help_text="1 for the winners; ties share a place.")
+    pp = models.SmallIntegerField()
+    won = models.BooleanField()
+    steps = models.PositiveIntegerField(default=0)
+    bot_steps = models.PositiveIntegerField(
+        default=0, help_text="Steps the bot played for this seat (timeouts, autopilot)."
+    )
+    abandoned = models.BooleanField(
+        default=False,
+        help_text="A person's seat that the bot finished (autopilot at the end) or mostly played.",
+    )
+    # Commissions sealed per tower colour: the profile's favourite colour sums these.
+    white = models.PositiveSmallIntegerField(default=0)
+    yellow = models.PositiveSmallIntegerField(default=0)
+    green = models.PositiveSmallIntegerField(default=0)
+    red = models.PositiveSmallIntegerField(default=0)
+    blue = models.PositiveSmallIntegerField(default=0)
+    purple = models.PositiveSmallIntegerField(default=0)
+    # Copied from the record so a player's games can be listed newest first off one index,
+    # and their private games found off a small one.
+    finished_at = models.DateTimeField()
+    is_public = models.BooleanField(default=True)
+    # The player's rating after this game (rated games only), for the profile's chart.
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    rating_shown = models.IntegerField(null=True, blank=True)
+    rating_change = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["place", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["record", "seat"], name="unique_result_seat"),
+        ]
+        indexes = [
+            # A player's games newest first; on PostgreSQL it also carries what the profile
+            # sums and charts, so those read the index alone (covering columns: ignored
+            # elsewhere).
+            models.Index(
+                fields=["user", "-finished_at", "-record"],
+                name="result_user_finished",
+                include=["won", "pp", "abandoned", *COLOURS, "rating_shown"],
+            ),
+            models.Index(fields=["record", "user"], name="result_record_user"),
+            # The private games a viewer played: the only private games listed to them.
+            models.Index(
+                fields=["user", "record"],
+                name="result_user_private",
+                condition=models.Q(is_public=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.pp} PP in game {self.record_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+
+class Rating(models.Model):
+    """A player's current openskill rating (players.ratings says which model and why)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    shown = models.IntegerField(help_text="The number players see: a conservative estimate.")
+    games = models.PositiveIntegerField(default=0, help_text="Rated games played.")
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-shown", "games"], name="rating_shown")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.shown}"

@@ -1,0 +1,151 @@
+"""The end of a game as the history, profiles and ratings keep it.
+
+`record_game_end` runs inside the transaction that stores the game's last move (games.play
+calls it after the move is saved, with the game row locked), so a finished game without its
+record, or a rating changed by a game that was rolled back, cannot exist. It is idempotent: a
+second call for the same game (a task run twice, a replayed end) finds the record and does
+nothing, so ratings change exactly once per game.
+
+Rated games (RATED_RULE below): only people, each of whom played at least half of their own
+steps. A game with a bot seat, or with a seat the bot played for most of the game (timeouts,
+autopilot), says little about the people in it; imported games are never rated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Min, Q
+from django.utils import timezone
+
+from games import rules
+from games.models import Game, Move, Seat
+from players import ratings
+from players.models import COLOURS, GameRecord, Rating, SeatResult
+
+RATED_RULE = (
+    "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
+    "played no more than half of any player's steps. Imported games are not rated."
+)
+
+
+def places(totals: list[int]) -> list[int]:
+    """Standard competition ranking: 1 for the highest total, ties share a place (1, 1, 3)."""
+    return [1 + sum(other > mine for other in totals) for mine in totals]
+
+
+def record_game_end(
+    game: Game, state: rules.State, *, imported: bool = False, finished_at: Any = None
+) -> GameRecord:
+    """Write the game's record, its seats' results and, if rated, the new ratings.
+
+    `finished_at` is now, except when recompute_ratings records a game that ended before
+    records existed."""
+    existing = GameRecord.objects.filter(game=game).first()
+    if existing is not None:
+        return existing
+    view = rules.player_view(state, None)
+    final = view["final"]
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    activity = _activity(game)
+    now = finished_at or timezone.now()
+    totals = [p["total"] for p in final["players"]]
+    ranks = places(totals)
+    options = view["options"]
+    record = GameRecord.objects.create(
+        game=game,
+        started_at=activity["started"] or now,
+        finished_at=now,
+        num_players=view["num_players"],
+        is_public=game.is_public,
+        campanile=bool(options["campanile"]),
+        seal_placement=options["seal_placement"],
+        neutral_seals=options["neutral_seals"],
+        turns=view["turn_no"],
+        moves=view["step"],
+        rated=False,
+        imported=imported,
+    )
+    results = []
+    for seat in seats:
+        steps, bot_steps = activity["by_seat"].get(seat.number, (0, 0))
+        person = not seat.is_bot and seat.user_id is not None
+        sealed = _sealed_colours(view, seat.number)
+        results.append(
+            SeatResult(
+                record=record,
+                user=seat.user if person else None,
+                seat=seat.number,
+                name=seat.name,
+                bot=seat.bot,
+                place=ranks[seat.number],
+                pp=totals[seat.number],
+                won=seat.number in final["winners"],
+                steps=steps,
+                bot_steps=bot_steps,
+                abandoned=person and (seat.autopilot or 2 * bot_steps > steps),
+                finished_at=now,
+                is_public=game.is_public,
+                **sealed,
+            )
+        )
+    record.rated = not imported and is_rated(results)
+    if record.rated:
+        record.save(update_fields=["rated"])
+        apply_ratings(results)
+    SeatResult.objects.bulk_create(results)
+    return record
+
+
+def _activity(game: Game) -> dict[str, Any]:
+    """Steps per seat and how many of them the bot played; the time of the first move."""
+    rows = (
+        Move.objects.filter(game=game)
+        .values("seat")
+        .annotate(
+            steps=Count("id"), bot_steps=Count("id", filter=Q(by_bot=True)), first=Min("created")
+        )
+    )
+    by_seat, started = {}, None
+    for row in rows:
+        by_seat[row["seat"]] = (row["steps"], row["bot_steps"])
+        if started is None or row["first"] < started:
+            started = row["first"]
+    return {"by_seat": by_seat, "started": started}
+
+
+def _sealed_colours(view: dict[str, Any], seat: int) -> dict[str, int]:
+    counts = dict.fromkeys(COLOURS, 0)
+    for square in view["board"]["commissions"]:
+        if square["seal"] == seat:
+            counts[square["color"]] += 1
+    return counts
+
+
+def is_rated(results: list[SeatResult]) -> bool:
+    return len(results) >= 2 and all(
+        r.user_id is not None and not r.bot and 2 * r.bot_steps <= r.steps for r in results
+    )
+
+
+def apply_ratings(results: list[SeatResult]) -> None:
+    """Rate the game: lock the players' rating rows (two games ending at once for one player
+    must not lose an update), compute, store, and note each player's new rating on the result."""
+    user_ids = [r.user_id for r in results]
+    Rating.objects.bulk_create(
+        [
+            Rating(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
+            for uid in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+    rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids)}
+    before = [ratings.Skill(rows[u].mu, rows[u].sigma, rows[u].games) for u in user_ids]
+    after = ratings.rate(before, [r.place for r in results])
+    for result, old, new in zip(results, before, after, strict=True):
+        row = rows[result.user_id]
+        row.mu, row.sigma, row.games, row.shown = new.mu, new.sigma, new.games, new.shown
+        row.save(update_fields=["mu", "sigma", "games", "shown", "updated"])
+        result.rating_mu, result.rating_sigma = new.mu, new.sigma
+        result.rating_shown = new.shown
+        result.rating_change = new.shown - old.shown
