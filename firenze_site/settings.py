@@ -345,6 +345,12 @@ CELERY_BEAT_SCHEDULE["notifications-purge"] = {
     "schedule": crontab(hour=3, minute=30),
 }
 
+# --- System checks --------------------------------------------------------------------------
+# players.SeatResult's index carries covering columns for PostgreSQL (the profile reads the
+# index alone); SQLite builds the same index without them, which is what this warns about.
+# (HSTS opt-ins are added below when not chosen.)
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
+
 # --- Security ---------------------------------------------------------------------------------
 
 # Requests are small: a move is a short JSON object. Bigger bodies are refused with 400.
@@ -397,7 +403,7 @@ if not DEBUG:
     # Subdomains and browsers' preload lists are the domain owner's decision: opt in.
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
-    SILENCED_SYSTEM_CHECKS = [
+    SILENCED_SYSTEM_CHECKS += [
         check
         for check, opted_in in (
             ("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS),
@@ -422,8 +428,3 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
-
-# --- System checks --------------------------------------------------------------------------
-# players.SeatResult's index carries covering columns for PostgreSQL (the profile reads the
-# index alone); SQLite builds the same index without them, which is what this warns about.
-SILENCED_SYSTEM_CHECKS = ["models.W040"]
