@@ -94,7 +94,8 @@ PARAM = re.compile(r"<(?:(\w+):)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
 def fill(route: str, values: dict[str, str]) -> str:
     """A concrete path for a route, its parameters taken from ``values``."""
     path = route.replace("^", "").replace("$", "")
-    path = PARAM.sub(lambda m: values[m.group(2) or m.group(3)], path)
+    # A parameter not listed in url_values (a new route's) gets a plain value.
+    path = PARAM.sub(lambda m: values.get(m.group(2) or m.group(3), "1"), path)
     return "/" + path
 
 
