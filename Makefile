@@ -21,6 +21,8 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 
 # Another address or port: make run ADDRESS=0.0.0.0:8080 (email links follow it: SITE_URL).
 ADDRESS ?= 0.0.0.0:8000
+# The settings default to production; `make run` is development, so it says so.
+run: export DEBUG := true
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py vapid_keys --dev-file
@@ -28,7 +30,17 @@ run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C 
 		$(BIN)/python manage.py demo
 	RUN_ADDRESS=$(ADDRESS) $(BIN)/python scripts/run_dev.py
 
+# `check --deploy` with the environment production has (nothing is contacted: no database,
+# cache or mail server is needed for it); every warning fails the build.
+DEPLOY_ENV := DEBUG=false ALLOWED_HOSTS=firenze.example.org \
+	SECRET_KEY=ci-only-0f6b2c9e4a71d8e35b7c6a9f1e2d4c8b0a3f5e7d9c1b2a4f6e8d0c2b4a6f8e1d \
+	DATABASE_URL=postgres://firenze@db.example.org:5432/firenze \
+	CACHE_URL=redis://cache.example.org:6379/1 CELERY_BROKER_URL=redis://cache.example.org:6379/0 \
+	CSRF_TRUSTED_ORIGINS=https://firenze.example.org TRUSTED_PROXY_COUNT=1
+
 test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
+	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
+		$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/pytest tests -m "not postgres"
 	scripts/postgres.sh start
 	DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/pytest tests -m postgres; \

@@ -5,6 +5,14 @@ from __future__ import annotations
 from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
+from django import forms
+
+from firenze_site import cache as shared_cache
+
+SIGN_IN_PAUSED = (
+    "Signing in with a password is paused for a minute while the site recovers; please try "
+    "again shortly."
+)
 
 
 def user_display(user) -> str:
@@ -13,6 +21,18 @@ def user_display(user) -> str:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def pre_authenticate(self, request, **credentials) -> None:
+        """With the shared cache down the guess limits count nothing: refuse password guesses
+        until it is back, rather than allow unlimited ones (everything else keeps working)."""
+        if not shared_cache.is_reachable():
+            raise forms.ValidationError(SIGN_IN_PAUSED)
+        super().pre_authenticate(request, **credentials)
+
+    def reauthenticate(self, user, password) -> bool:
+        if not shared_cache.is_reachable():
+            return False
+        return super().reauthenticate(user, password)
+
     def save_user(self, request, user, form, commit=True):
         display_name = form.cleaned_data.get("display_name")
         if display_name:

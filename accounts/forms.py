@@ -2,7 +2,8 @@
 
 The display name is what other players see (the email address never is), so it is
 validated the same way everywhere: 3-24 characters, letters, digits, spaces and ``_-.``,
-trimmed, and unique regardless of case.
+trimmed, unique regardless of case, not reserved for the site or seat labels ("Bot …",
+"Player 3", "admin") and not a look-alike of another player's name (accounts/names.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from accounts.models import TIME_ZONE_MAX_LENGTH, time_zone_names
+from accounts.names import CONFUSABLE_MESSAGE, RESERVED_MESSAGE, is_reserved, skeleton
 
 DISPLAY_NAME_MIN_LENGTH = 3
 DISPLAY_NAME_MAX_LENGTH = 24  # the length of User.display_name
@@ -48,12 +50,21 @@ def validate_display_name_characters(value: str) -> None:
         )
 
 
-def display_name_taken(name: str, *, exclude_user=None) -> bool:
-    """Whether another account already uses this name, ignoring case."""
-    others = get_user_model().objects.filter(display_name__iexact=name)
+def _others(exclude_user=None):
+    others = get_user_model().objects.all()
     if exclude_user is not None and exclude_user.pk is not None:
         others = others.exclude(pk=exclude_user.pk)
-    return others.exists()
+    return others
+
+
+def display_name_taken(name: str, *, exclude_user=None) -> bool:
+    """Whether another account already uses this name, ignoring case."""
+    return _others(exclude_user).filter(display_name__iexact=name).exists()
+
+
+def display_name_confusable(name: str, *, exclude_user=None) -> bool:
+    """Whether another account's name looks the same (Cyrillic а for a, l for I, 0 for O...)."""
+    return _others(exclude_user).filter(display_name_skeleton=skeleton(name)).exists()
 
 
 class DisplayNameField(forms.CharField):
@@ -90,8 +101,13 @@ class DisplayNameMixin:
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
-        if display_name_taken(name, exclude_user=self.display_name_owner):
+        owner = self.display_name_owner
+        if is_reserved(name) and not (owner is not None and owner.display_name == name):
+            raise forms.ValidationError(RESERVED_MESSAGE, code="reserved")
+        if display_name_taken(name, exclude_user=owner):
             raise forms.ValidationError(DISPLAY_NAME_TAKEN, code="taken")
+        if display_name_confusable(name, exclude_user=owner):
+            raise forms.ValidationError(CONFUSABLE_MESSAGE, code="confusable")
         return name
 
 

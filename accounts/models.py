@@ -42,6 +42,8 @@ class User(AbstractUser):
         validators=[validate_time_zone],
         help_text="Times on the site and in emails are shown in this zone (empty: UTC).",
     )
+    # accounts/names.py: what the display name looks like, to refuse look-alikes of it.
+    display_name_skeleton = models.CharField(max_length=100, blank=True, db_index=True)
 
     class Meta:
         constraints = [
@@ -51,6 +53,15 @@ class User(AbstractUser):
                 condition=~models.Q(display_name=""),
             )
         ]
+
+    def save(self, *args, **kwargs) -> None:
+        from accounts.names import skeleton
+
+        self.display_name_skeleton = skeleton(self.display_name) if self.display_name else ""
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_skeleton"}
+        super().save(*args, **kwargs)
 
     def __str__(self) -> str:
         return self.display_name or f"Player {self.pk}"

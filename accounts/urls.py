@@ -8,4 +8,6 @@ app_name = "accounts"
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("data/", views.export_data, name="export"),
+    path("delete/", views.delete_account, name="delete"),
 ]

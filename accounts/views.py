@@ -1,22 +1,49 @@
-"""The account page: the player's display name and links to allauth's own settings and to the
-notification preferences (notifications/settings_views.py)."""
+"""The account page (the display name, links to allauth's own settings and to the notification
+preferences, notifications/settings_views.py), the download of one's data and the deletion of
+the account, and sign-up (allauth's, with a clear answer when two people race for one display
+name).
+
+Downloading the data and deleting the account need the password within the last minutes
+(allauth's reauthentication): a session opened from a forwarded turn email cannot do either.
+"""
 
 from __future__ import annotations
 
+import json
+
+from allauth.account.decorators import reauthentication_required
+from allauth.account.views import SignupView as AllauthSignupView
+from django import forms
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
 
+from games import limits
+from games.errors import GameError
+
+from . import personal_data
 from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, TimeZoneForm
 
 TIME_ZONE_FORM = "time_zone"
+
+DELETE_WORD = "delete"
 
 
 @login_required
 def profile(request):
     user = request.user
     time_zone_form = TimeZoneForm(instance=user)
+    if request.method == "POST":
+        try:
+            limits.check(request, "profile")
+        except GameError as exc:
+            messages.error(request, exc.message)
+            return redirect("accounts:profile")
     if request.method == "POST" and request.POST.get("form") == TIME_ZONE_FORM:
         time_zone_form = TimeZoneForm(request.POST, instance=user)
         if time_zone_form.is_valid():
@@ -51,3 +78,63 @@ def profile(request):
             "time_zone_form_name": TIME_ZONE_FORM,
         },
     )
+
+
+class DeleteAccountForm(forms.Form):
+    confirm = forms.CharField(
+        label=f'Type "{DELETE_WORD}" to confirm',
+        max_length=20,
+        error_messages={"required": f'Type "{DELETE_WORD}" to confirm.'},
+    )
+
+    def clean_confirm(self) -> str:
+        value = self.cleaned_data["confirm"].strip().lower()
+        if value != DELETE_WORD:
+            raise forms.ValidationError(f'Type "{DELETE_WORD}" to confirm.')
+        return value
+
+
+@login_required
+@require_GET
+@reauthentication_required
+def export_data(request: HttpRequest) -> HttpResponse:
+    """Everything the site holds about the player, as a JSON download."""
+    data = personal_data.export(request.user)
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False), content_type="application/json"
+    )
+    stamp = timezone.now().strftime("%Y%m%d")
+    response["Content-Disposition"] = f'attachment; filename="firenze-my-data-{stamp}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@reauthentication_required(allow_get=True)
+def delete_account(request: HttpRequest) -> HttpResponse:
+    form = DeleteAccountForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        personal_data.delete_account(user)
+        messages.success(request, "Your account is deleted. Thank you for playing Firenze.")
+        return redirect("games:home")
+    status = 400 if form.errors else 200
+    return render(request, "accounts/delete.html", {"form": form}, status=status)
+
+
+class SignupView(AllauthSignupView):
+    """allauth's sign-up; two sign-ups racing for one display name: the loser gets the form
+    back with "That display name is taken." rather than an error page."""
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                return super().form_valid(form)
+        except IntegrityError:
+            form.add_error("display_name", DISPLAY_NAME_TAKEN)
+            return self.form_invalid(form)
+
+
+signup = SignupView.as_view()

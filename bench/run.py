@@ -15,7 +15,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import rules_bench  # noqa: E402
+from bench import login_limit, rules_bench  # noqa: E402
 
 
 def _django_benches(database_url: str) -> None:
@@ -26,6 +26,7 @@ def _django_benches(database_url: str) -> None:
 
 def main() -> None:
     rules_bench.main()
+    login_limit.main()
     with tempfile.TemporaryDirectory() as folder:
         _django_benches(f"sqlite:///{folder}/bench.sqlite3")
     postgres = os.environ.get("BENCH_POSTGRES_URL")

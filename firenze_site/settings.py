@@ -1,9 +1,11 @@
 """Django settings for Firenze.
 
 Twelve-factor style: everything that differs between a laptop and production comes from
-environment variables, and every variable has a default that is safe for local development
-(SQLite, a filesystem Celery broker, e-mail printed to the console). Runtime files all live
-under ``var/`` so a checkout stays clean.
+environment variables. Settings fail closed: with nothing set this is production (DEBUG off,
+HTTPS, HSTS), which refuses to start without a SECRET_KEY and a shared cache (CACHE_URL).
+Development opts in with DEBUG=true (``make run`` and the test settings do), and then the
+defaults suit a laptop (SQLite, a filesystem Celery broker, e-mail printed to the console).
+Runtime files all live under ``var/`` so a checkout stays clean.
 """
 
 import os
@@ -31,12 +33,15 @@ def env_list(name: str, default: str) -> list[str]:
 
 # --- Core -----------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 # The fallback key is only for development; with DEBUG off a real key is required.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (production is the default; set "
+            "DEBUG=true for development, as `make run` does)."
+        )
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -53,6 +58,7 @@ INSTALLED_APPS = [
     "template_partials",
     "allauth",
     "allauth.account",
+    "csp",
     "games",
     "accounts",
     "notifications",
@@ -62,6 +68,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -115,16 +123,36 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache ----------------------------------------------------------------------------------
-# Rendered board fragments are cached per game version (they are the same for every viewer).
-# One process: local memory; several servers: set CACHE_URL=redis://... to share it.
+# The cache holds the rate limits (sign-in guesses, moves, invitations: they only hold if every
+# worker process counts in the same place) and rendered board fragments per game version. In
+# production it must be shared: CACHE_URL=redis://... is required when DEBUG is off. A Redis
+# outage degrades (firenze_site/cache.py): pages render without the cache, and password
+# sign-in is paused rather than left without its limit.
 _cache_url = os.environ.get("CACHE_URL", "")
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
-        if _cache_url.startswith(("redis://", "rediss://"))
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "firenze"}
+if _cache_url.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "firenze_site.cache.ResilientRedisCache",
+            "LOCATION": _cache_url,
+            "OPTIONS": {
+                # An unreachable Redis must cost a request milliseconds, not the OS timeout.
+                "socket_connect_timeout": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
+                "socket_timeout": float(os.environ.get("CACHE_TIMEOUT", "0.5")),
+            },
+        }
+    }
+elif DEBUG:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "firenze",
+        }
+    }
+else:
+    raise ImproperlyConfigured(
+        "CACHE_URL must point at a shared Redis (redis://host:6379/1) when DEBUG is off: rate "
+        "limits counted per worker process do not hold."
     )
-}
 
 # --- Authentication (django-allauth 65) -----------------------------------------------------
 
@@ -156,6 +184,33 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Firenze] "
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
+# Changing an email address (and deleting the account, exporting one's data: accounts/views)
+# needs the password again within the last 5 minutes, whatever way the session was opened; a
+# session opened from a sign-in link in an email can play but never counts as reauthenticated.
+# Changing the password asks for the current one.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+ACCOUNT_REAUTHENTICATION_TIMEOUT = 300
+# Rate limits, counted in the shared cache (amount/period/per; allauth's format). allauth's own
+# actions keep their defaults except where noted; the others are the site's (see games/limits).
+ACCOUNT_RATE_LIMITS = {
+    # 5 wrong passwords per account in 5 minutes (whatever the number of workers or addresses),
+    # 10 a minute per client address.
+    "login_failed": "10/m/ip,5/300s/key",
+    # Password guesses from a signed-in (e.g. email-link) session: as strict as sign-in.
+    "reauthenticate": "5/300s/user",
+    "create_game": "10/h/user,30/d/user",
+    "invite": "30/h/user",
+    # Invitation emails from one player to another: a few a day, however many games.
+    "invite_pair": "3/d/key",
+    "move": "120/m/user",
+    "away": "30/h/user",
+    "profile": "30/h/user",
+}
+# The client address behind the reverse proxy (README, "Behind a reverse proxy"): the number
+# of proxies that append to X-Forwarded-For, or a header the proxy sets to the client's address.
+# Left unset, every client would share the proxy's address and one counter.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
 
 # --- Internationalisation -------------------------------------------------------------------
 
@@ -284,17 +339,80 @@ CELERY_BEAT_SCHEDULE["notifications-daily-digest"] = {
     "task": "notifications.tasks.send_daily_digests",
     "schedule": crontab(hour=NOTIFICATIONS_DIGEST_HOUR, minute=0),
 }
+# Retention: sent, skipped and failed emails are deleted after this many days, sign-in links a
+# day after they expire (used or not); the purge runs nightly.
+NOTIFICATIONS_RETENTION_DAYS = int(os.environ.get("NOTIFICATIONS_RETENTION_DAYS", "90"))
+CELERY_BEAT_SCHEDULE["notifications-purge"] = {
+    "task": "notifications.tasks.purge_old_rows",
+    "schedule": crontab(hour=3, minute=30),
+}
 
-# --- Security (applies when DEBUG is off, i.e. in production) -------------------------------
+# --- System checks --------------------------------------------------------------------------
+# players.SeatResult's index carries covering columns for PostgreSQL (the profile reads the
+# index alone); SQLite builds the same index without them, which is what this warns about.
+# (HSTS opt-ins are added below when not chosen.)
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
+
+# --- Security ---------------------------------------------------------------------------------
+
+# Requests are small: a move is a short JSON object. Bigger bodies are refused with 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+
+# Content Security Policy (django-csp 4): scripts and styles only from our own static files,
+# no inline script or style, no eval (htmx is configured not to need it, templates/base.html).
+from csp.constants import NONE, SELF  # noqa: E402
+
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+    }
+}
+# Permissions-Policy (django-permissions-policy): the site uses none of these features.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+    )
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "3600"))
+    # A year: browsers then refuse plain HTTP to the site even on a first typed address.
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600)))
+    # Subdomains and browsers' preload lists are the domain owner's decision: opt in.
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    SILENCED_SYSTEM_CHECKS += [
+        check
+        for check, opted_in in (
+            ("security.W005", SECURE_HSTS_INCLUDE_SUBDOMAINS),
+            ("security.W021", SECURE_HSTS_PRELOAD),
+        )
+        if not opted_in
+    ]
 
 # --- Logging --------------------------------------------------------------------------------
 
@@ -312,8 +430,3 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
-
-# --- System checks --------------------------------------------------------------------------
-# players.SeatResult's index carries covering columns for PostgreSQL (the profile reads the
-# index alone); SQLite builds the same index without them, which is what this warns about.
-SILENCED_SYSTEM_CHECKS = ["models.W040"]

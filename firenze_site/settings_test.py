@@ -6,8 +6,15 @@ deadline; Celery runs tasks inline; e-mail stays in memory (``django.core.mail.o
 
 import os
 
-from .settings import *  # noqa: F403
-from .settings import DATABASES
+# Production is the default (settings.py fails closed); the tests run in development mode.
+os.environ.setdefault("DEBUG", "true")
+
+from .settings import *  # noqa: E402, F403
+from .settings import ACCOUNT_RATE_LIMITS, DATABASES  # noqa: E402
+
+# Tests play whole games in seconds: far past a person's pace. The limits tests put the
+# production rates back (tests/web/test_limits.py).
+ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "move": "100000/m/user"}
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

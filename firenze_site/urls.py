@@ -1,11 +1,18 @@
 """Top-level URL routes: the site, accounts (allauth and our profile page), email links, admin,
 health check."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as account_views
 from games import views as game_views
 from notifications import views as notification_views
+
+# The admin signs in through allauth's page, so staff passwords get the same guess limits as
+# everyone's (counted in the shared cache, per account and per client address).
+admin.autodiscover()
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", include("games.urls")),
@@ -13,6 +20,8 @@ urlpatterns = [
     # The service worker that shows push notifications: served from the root so its scope is
     # the whole site.
     path("sw.js", notification_views.service_worker, name="service_worker"),
+    # Our sign-up view first (same address, allauth's URL name): it settles display-name races.
+    path("accounts/signup/", account_views.signup),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),

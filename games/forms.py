@@ -1,14 +1,22 @@
-"""Forms of the lobby: creating a game (every option of RULINGS section 3, explained in a
-sentence each, plus name, time limit, visibility and auto-start), inviting, absences."""
+"""Every value posted to the games app is read here, through a form: the create-game form
+(every option of RULINGS section 3, explained in a sentence each, plus name, time limit,
+visibility and auto-start), moves and undos, lobby actions, invitations, resignations and
+absences. Nothing a client sends reaches the game code unparsed: a version is 1-9 ASCII
+digits, a move a short JSON object of bounded depth, a date within reach, an id a bounded
+integer; anything else is a form error with a message for the player.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from datetime import date, timedelta
 from typing import Any
 
 from django import forms
 from django.core.validators import validate_email
+from django.utils import timezone
 
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
 from games.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
@@ -121,10 +129,132 @@ class ResignForm(forms.Form):
     )
 
 
+# --- moves --------------------------------------------------------------------------------
+
+MOVE_NOT_READ = "The move could not be read; reload the page and try again."
+VERSION_MISSING = "The move has no version; reload the page and try again."
+VERSION_NOT_READ = "The move's version could not be read; reload the page and try again."
+# A legal action is a flat object of a few short values: room to spare, but bounded.
+MAX_ACTION_LENGTH = 1000
+MAX_ACTION_DEPTH = 4
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in a JSON text (strings skipped), without parsing
+    it: the parser would recurse once per level, and thousands of levels exhaust the stack."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+class VersionField(forms.RegexField):
+    """The game version a page was drawn at: 1-9 ASCII digits (not "²", not 5,000 digits)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            regex=r"\A[0-9]{1,9}\Z",
+            max_length=9,
+            error_messages={
+                "required": VERSION_MISSING,
+                "invalid": VERSION_NOT_READ,
+                "max_length": VERSION_NOT_READ,
+            },
+            **kwargs,
+        )
+
+    def clean(self, value: Any) -> int:
+        return int(super().clean(value))
+
+
+class VersionForm(forms.Form):
+    """An undo: the version it was asked at, so a second click cannot take back two steps."""
+
+    version = VersionField()
+
+    def first_error(self) -> str:
+        return next(iter(e for errors in self.errors.values() for e in errors))
+
+
+class MoveForm(VersionForm):
+    """A move: the action as JSON and the version it was chosen at (required: a move without
+    one could be applied twice by a double submission)."""
+
+    action = forms.CharField(
+        strip=False,
+        max_length=MAX_ACTION_LENGTH,
+        error_messages={"required": MOVE_NOT_READ, "max_length": MOVE_NOT_READ},
+    )
+    field_order = ["action", "version"]
+
+    def clean_action(self) -> Any:
+        raw = self.cleaned_data["action"]
+        if json_depth(raw) > MAX_ACTION_DEPTH:
+            raise forms.ValidationError(MOVE_NOT_READ)
+        try:
+            action = json.loads(raw)
+        except ValueError:
+            raise forms.ValidationError(MOVE_NOT_READ) from None
+        if action is None:
+            raise forms.ValidationError(MOVE_NOT_READ)
+        return action
+
+
+# --- lobby ----------------------------------------------------------------------------------
+
+
+class TokenForm(forms.Form):
+    """The invite link's token, posted with the join form; absent for public games."""
+
+    token = forms.CharField(required=False, max_length=64)
+
+
+# --- absences -------------------------------------------------------------------------------
+
+# An absence starts at most this far ahead (and the date arithmetic stays far from year 9999).
+ABSENCE_HORIZON = timedelta(days=2 * 365)
+
+
 class AbsenceForm(forms.Form):
     first_day = forms.DateField(
         label="First day away", widget=forms.DateInput(attrs={"type": "date"})
     )
     last_day = forms.DateField(
         label="Last day away", widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        latest = timezone.localdate() + ABSENCE_HORIZON
+        for name in ("first_day", "last_day"):
+            day: date | None = data.get(name)
+            if day is not None and day > latest:
+                self.add_error(name, f"Choose a day before {latest:%-d %B %Y} (two years ahead).")
+        return data
+
+
+class CancelAbsenceForm(forms.Form):
+    cancel = forms.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        error_messages={
+            "required": "Say which absence to cancel.",
+            "invalid": "There is no such absence to cancel.",
+            "min_value": "There is no such absence to cancel.",
+            "max_value": "There is no such absence to cancel.",
+        },
     )

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import announce, rules
-from games.errors import Conflict, IllegalMove, NotAllowed
+from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
 from games.models import BOT_NAMES, SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
@@ -153,8 +153,10 @@ def _check_can_invite(game: Game, by: Any) -> None:
         raise Conflict("Every seat is taken; there is nobody left to invite.")
 
 
-def invite(game: Game, by: Any, display_name: str) -> Invitation:
-    """Invite a player by display name; the invitation (and its email) names the real player."""
+def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) -> Invitation:
+    """Invite a player by display name; the invitation (and its email) names the real player.
+    ``before_email(key)`` may refuse (raise a GameError) before a new invitation and its email
+    are made, e.g. a rate limit per pair of players."""
     User = get_user_model()
     name = (display_name or "").strip()
     with transaction.atomic():
@@ -165,6 +167,11 @@ def invite(game: Game, by: Any, display_name: str) -> Invitation:
             raise IllegalMove(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
             raise Conflict(f"{user.public_name} already has a seat in this game.")
+        invitation = Invitation.objects.filter(game=game, user=user).first()
+        if invitation is not None:
+            return invitation
+        if before_email is not None:
+            before_email(user)
         invitation, created = Invitation.objects.get_or_create(
             game=game, user=user, defaults={"invited_by": by}
         )
@@ -173,7 +180,9 @@ def invite(game: Game, by: Any, display_name: str) -> Invitation:
     return invitation
 
 
-def invite_by_email(game: Game, by: Any, email: str) -> Invitation:
+def invite_by_email(
+    game: Game, by: Any, email: str, *, before_email: Any = None
+) -> Invitation:
     """Invite whoever reads this address. An account with it (a confirmed address) is invited
     like by name; an address without one gets an email whose link leads through sign-up to
     the seat. Either way the inviter learns nothing about accounts: the same answer, and the
@@ -191,6 +200,8 @@ def invite_by_email(game: Game, by: Any, email: str) -> Invitation:
         )
         if known:  # seated or invited already: the address is listed, nobody is emailed again
             return Invitation.objects.create(game=game, email=address, invited_by=by)
+        if before_email is not None:
+            before_email(user if user is not None else address.lower())
         invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
         if user is not None:
             announce.invited(game, user, by)
@@ -274,9 +285,18 @@ def reclaim_seat(game: Game, user: Any) -> None:
 
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        updated = game.seats.filter(user=user, autopilot=True, resigned_at=None).update(
+        seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            raise NotInGame("You have no seat in this game to take back.")
+        if not game.is_active:
+            raise Conflict("This game is not in progress.")
+        if seat.resigned_at is not None:
+            raise Conflict("You resigned this game: the bot plays your seat to the end.")
+        updated = game.seats.filter(pk=seat.pk, autopilot=True).update(
             autopilot=False, timeouts_in_row=0
         )
+        if not updated:
+            raise Conflict("The bot is not playing for you: your seat is already yours.")
         if updated and game.is_active:
             schedule_turn(game, game.turn_started_at or timezone.now())
             game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])

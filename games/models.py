@@ -33,6 +33,7 @@ SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct fro
 # initials so their seals (BL, BC, BF) tell them apart.
 BOT_NAMES = ["Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"]
 GAME_NAME_MAX_LENGTH = 60
+FORMER_PLAYER = "Former player"  # the seat of a player who deleted their account
 
 
 def new_token() -> str:
@@ -50,8 +51,13 @@ class Game(models.Model):
         FINISHED = "finished", "Finished"
         CANCELLED = "cancelled", "Cancelled"
 
+    # Null once the creator deleted their account: the game stays for the other players.
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="created_games"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="created_games",
     )
     name = models.CharField(
         max_length=GAME_NAME_MAX_LENGTH, blank=True, help_text="Optional; shown as the title."
@@ -186,6 +192,11 @@ class Seat(models.Model):
     resigned_step = models.PositiveIntegerField(
         null=True, blank=True, help_text="The game's step at the resignation (for the log)."
     )
+    former_player = models.BooleanField(
+        default=False,
+        help_text="The player deleted their account: shown as Former player (a bot plays on "
+        "in a game in progress).",
+    )
 
     class Meta:
         ordering = ["number", "joined", "pk"]
@@ -216,6 +227,8 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        if self.former_player:
+            return FORMER_PLAYER
         if self.is_bot:
             return f"Bot {self.bot_name or self.bot.capitalize()}"
         return self.user.public_name if self.user else "Open seat"
@@ -224,7 +237,8 @@ class Seat(models.Model):
     def label(self) -> str:
         if self.has_resigned:
             return f"{self.name} (resigned, bot playing)"
-        return f"{self.name} (bot playing)" if self.autopilot else self.name
+        bot_plays = self.autopilot or (self.former_player and self.is_bot)
+        return f"{self.name} (bot playing)" if bot_plays else self.name
 
 
 class Invitation(models.Model):

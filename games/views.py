@@ -6,7 +6,6 @@ for htmx requests, and Post/Redirect/Get for plain form posts.
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -26,11 +25,20 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import away as absence_rules
-from games import lobby, play
+from games import limits, lobby, play
 from games.errors import GameError, IllegalMove
-from games.forms import AbsenceForm, CreateGameForm, InviteForm, ResignForm
+from games.forms import (
+    AbsenceForm,
+    CancelAbsenceForm,
+    CreateGameForm,
+    InviteForm,
+    MoveForm,
+    ResignForm,
+    TokenForm,
+    VersionForm,
+)
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Absence, Game, Move, Seat
+from games.models import Absence, Game, Invitation, Move, Seat
 from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
@@ -87,13 +95,26 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
 
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
-    user = request.user
-    # The invite link's token comes with the page (GET) and with its join form (POST).
-    if (request.GET.get("token") or request.POST.get("token")) == game.invite_token:
+    return _may_see_private_game(request, game.pk, game.invite_token)
+
+
+def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str) -> bool:
+    """Seats, invitees and holders of the invite link (whose token comes with the page, its
+    polls (GET) and its join form (POST)) may see a private game; nobody else learns it exists."""
+    if _posted_token(request) == invite_token:
         return True
+    user = request.user
     if not user.is_authenticated:
         return False
-    return game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
+    return (
+        Seat.objects.filter(game_id=game_id, user=user).exists()
+        or Invitation.objects.filter(game_id=game_id, user=user).exists()
+    )
+
+
+def _posted_token(request: HttpRequest) -> str:
+    form = TokenForm({"token": request.GET.get("token") or request.POST.get("token") or ""})
+    return form.cleaned_data["token"] if form.is_valid() else ""
 
 
 def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
@@ -111,7 +132,7 @@ def game_url(game: Game) -> str:
 
 def _back_to_game(request: HttpRequest, game: Game) -> str:
     """The game page, keeping a valid invite token: a refused stranger must still see it."""
-    token = request.POST.get("token") or request.GET.get("token")
+    token = _posted_token(request)
     if token and token == game.invite_token:
         return f"{game_url(game)}?{urlencode({'token': token})}"
     return game_url(game)
@@ -192,6 +213,7 @@ def create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
+            limits.check(request, "create_game")
             game = lobby.create_game(
                 request.user,
                 name=data["name"],
@@ -205,7 +227,10 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect(game_url(game))
-    return render(request, "games/create.html", {"form": form}, status=400 if form.errors else 200)
+    status = 200
+    if form.errors:
+        status = 429 if limits.MESSAGES["create_game"] in form.non_field_errors() else 400
+    return render(request, "games/create.html", {"form": form}, status=status)
 
 
 def _lobby_action(
@@ -230,7 +255,7 @@ def _lobby_action(
 @login_required
 @require_POST
 def join(request: HttpRequest, pk: int) -> HttpResponse:
-    token = request.POST.get("token")
+    token = _posted_token(request) or None
     return _lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), "You took a seat."
     )
@@ -276,14 +301,34 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
         if not form.is_valid():
             errors = form.errors.get("display_name") or ["Enter a display name or an address."]
             raise IllegalMove(str(errors[0]))
+        limits.check(request, "invite")
         if form.email:
-            lobby.invite_by_email(game, request.user, form.email)
+            lobby.invite_by_email(
+                game,
+                request.user,
+                form.email,
+                before_email=lambda invitee: limits.check(
+                    request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
+                ),
+            )
             confirmation.append(f"An invitation is on its way to {form.email}.")
         else:
-            invitation = lobby.invite(game, request.user, form.cleaned_data["display_name"])
+            invitation = lobby.invite(
+                game,
+                request.user,
+                form.cleaned_data["display_name"],
+                before_email=lambda invitee: limits.check(
+                    request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
+                ),
+            )
             confirmation.append(f"{invitation.user.public_name} is invited.")
 
     return _lobby_action(request, pk, run, confirmation)
+
+
+def _invitee_key(invitee: Any) -> str:
+    """Invitations are limited per inviter and invitee: an account, or an address."""
+    return str(invitee) if isinstance(invitee, str) else str(invitee.pk)
 
 
 @require_GET
@@ -468,27 +513,18 @@ def game_log(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_game(request, game, template="games/log.html", whole_log=True)
 
 
-def _posted_version(request: HttpRequest) -> int | None:
-    """The version the page was drawn at; absent means "whatever is current" (API clients)."""
-    raw = request.POST.get("version")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit():
-        raise IllegalMove("The move's version could not be read; reload the page and try again.")
-    return int(raw)
-
-
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     """One step of the acting player. The game is read once, locked, inside submit_move."""
+    form = MoveForm(request.POST)
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except ValueError:
-        action = None
-    try:
-        if action is None:
-            raise IllegalMove("The move could not be read; reload the page and try again.")
-        game = play.submit_move(pk, request.user, action, _posted_version(request))
+        if not form.is_valid():
+            raise IllegalMove(form.first_error())
+        if request.user.is_authenticated:
+            limits.check(request, "move")
+        game = play.submit_move(
+            pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
+        )
     except Game.DoesNotExist:
         raise Http404("No such game.") from None
     except GameError as exc:
@@ -501,8 +537,13 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
+    form = VersionForm(request.POST)
     try:
-        game = play.undo_move(game.pk, request.user, _posted_version(request))
+        if not form.is_valid():
+            raise IllegalMove(form.first_error())
+        if request.user.is_authenticated:
+            limits.check(request, "move")
+        game = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
     except GameError as exc:
         return _refuse(request, Game.objects.get(pk=game.pk), exc)
     if request.htmx:
@@ -513,14 +554,22 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def version(request: HttpRequest, pk: int) -> HttpResponse:
-    """The cheap poll: one indexed query, no state loaded, no session touched.
+    """The cheap poll (the most frequent request): for a public game one indexed query, no
+    state loaded, no session touched; a private one answers only to those who may see its
+    page (seats, invitees, invite-link holders), like the page.
 
     ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
     either one changing refreshes the page, so new messages ride the same poll as moves."""
-    current = Game.objects.filter(pk=pk).values_list("version", "chat_version").first()
-    if current is None:
+    row = (
+        Game.objects.filter(pk=pk)
+        .values_list("version", "chat_version", "is_public", "invite_token")
+        .first()
+    )
+    if row is None:
         raise Http404("No such game.")
-    version_now, chat_now = current
+    version_now, chat_now, is_public, invite_token = row
+    if not is_public and not _may_see_private_game(request, pk, invite_token):
+        raise Http404("No such game.")
     seen, seen_chat = request.GET.get("v"), request.GET.get("c")
     if seen == str(version_now) and seen_chat in (None, str(chat_now)):
         return HttpResponse(status=204)
@@ -540,10 +589,12 @@ version.skip_user_time_zone = True  # the hot poll: no session, no user, no time
 @require_POST
 def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot after repeated timeouts."""
-    game = _get_game_for_user(request, pk, with_state=False)
-    lobby.reclaim_seat(game, request.user)
-    messages.success(request, "Your seat is yours again; the bot has stopped playing for you.")
-    return redirect(game_url(game))
+    return _lobby_action(
+        request,
+        pk,
+        lambda g: lobby.reclaim_seat(g, request.user),
+        "Your seat is yours again; the bot has stopped playing for you.",
+    )
 
 
 @login_required
@@ -580,10 +631,17 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
 def away(request: HttpRequest) -> HttpResponse:
     """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
     form = AbsenceForm(request.POST or None)
+    status = 200
     if request.method == "POST":
+        status = 400
         try:
+            limits.check(request, "away")
             if "cancel" in request.POST:
-                absence_rules.end_absence(request.user, int(request.POST["cancel"]))
+                form = AbsenceForm()
+                cancel = CancelAbsenceForm(request.POST)
+                if not cancel.is_valid():
+                    raise IllegalMove(cancel.errors["cancel"][0])
+                absence_rules.end_absence(request.user, cancel.cleaned_data["cancel"])
                 messages.success(request, "Absence cancelled.")
                 return redirect("games:away")
             if form.is_valid():
@@ -592,7 +650,11 @@ def away(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Absence saved: your turn clocks pause while away.")
                 return redirect("games:away")
         except GameError as exc:
-            form.add_error(None, exc.message)
+            if form.is_bound:
+                form.add_error(None, exc.message)
+            else:  # cancelling: the add form stays blank, the message goes on top
+                messages.error(request, exc.message)
+            status = exc.status
     year = timezone.localdate().year
     context = {
         "form": form,
@@ -601,4 +663,4 @@ def away(request: HttpRequest) -> HttpResponse:
         "days_max": absence_rules.max_days(),
         "year": year,
     }
-    return render(request, "games/away.html", context, status=400 if form.errors else 200)
+    return render(request, "games/away.html", context, status=status)

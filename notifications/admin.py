@@ -14,14 +14,25 @@ class NotificationAdmin(admin.ModelAdmin):
         "user",
         "game",
         "status",
+        "failure",
         "digest",
         "attempts",
         "sent_at",
     )
-    list_filter = ("status", "channel", "kind", "digest")
+    # "Failure" tells the operator which failed emails were never delivered and which may
+    # have been (a worker that died mid-send): email is at most once, neither is resent.
+    list_filter = (
+        "status",
+        "failure",
+        "channel",
+        "kind",
+        "digest",
+        ("failed_at", admin.DateFieldListFilter),
+    )
+    date_hierarchy = "created"
     search_fields = ("dedupe_key", "user__display_name", "user__email")
     raw_id_fields = ("user", "game")
-    readonly_fields = ("created", "claimed_at", "sent_at", "attempts")
+    readonly_fields = ("created", "claimed_at", "sent_at", "attempts", "failure", "failed_at")
 
 
 @admin.register(LoginToken)

@@ -88,7 +88,7 @@ def _send(rows: list[Notification], build: Any) -> str:
     except SMTP_ERRORS as exc:
         if max(row.attempts for row in rows) >= max_attempts():
             for row in rows:
-                outbox.finish(row, Status.FAILED, _error(exc))
+                outbox.finish(row, Status.FAILED, _error(exc), Notification.Failure.SMTP)
             log.error("giving up on notifications %s: %s", [r.pk for r in rows], _error(exc))
             return Status.FAILED
         for row in rows:
@@ -152,7 +152,10 @@ def fail_stuck(now=None) -> int:
     if not ids:
         return 0
     count = Notification.objects.filter(pk__in=ids, status=Status.SENDING).update(
-        status=Status.FAILED, last_error="stuck in sending: the worker stopped mid-send"
+        status=Status.FAILED,
+        last_error="stuck in sending: the worker stopped mid-send",
+        failure=Notification.Failure.STUCK,
+        failed_at=now,
     )
     log.error("notifications stuck in sending, marked failed (not resent): %s", ids)
     return count
@@ -164,6 +167,35 @@ def digest_user_ids() -> list[int]:
 
 
 def delete_expired_login_tokens(now=None) -> int:
+    """Sign-in links a day past their expiry or their use."""
     now = now or timezone.now()
-    deleted, _ = LoginToken.objects.filter(expires_at__lt=now - timedelta(days=1)).delete()
+    old = now - timedelta(days=1)
+    deleted, _ = LoginToken.objects.filter(Q(expires_at__lt=old) | Q(used_at__lt=old)).delete()
     return deleted
+
+
+def retention_days() -> int:
+    return int(getattr(settings, "NOTIFICATIONS_RETENTION_DAYS", 90))
+
+
+def delete_old_notifications(now=None) -> int:
+    """Outbox rows that are done with (sent, skipped, failed) and older than the retention
+    period; pending and sending rows are never deleted."""
+    now = now or timezone.now()
+    done = [Status.SENT, Status.SKIPPED, Status.FAILED]
+    old = Notification.objects.filter(
+        status__in=done, created__lt=now - timedelta(days=retention_days())
+    )
+    deleted, _ = old.delete()
+    return deleted
+
+
+def failure_report(since) -> dict[str, Any]:
+    """What the operator needs to know about emails since ``since``: counts per status, and
+    every failed row with its reason (manage.py email_report)."""
+    from django.db.models import Count
+
+    rows = Notification.objects.filter(created__gte=since)
+    counts = dict(rows.values_list("status").annotate(n=Count("pk")).order_by())
+    failed = rows.filter(status=Status.FAILED).select_related("user").order_by("failed_at", "pk")
+    return {"counts": counts, "failed": list(failed)}

@@ -236,7 +236,7 @@ def _reminder(notification: Notification, context: dict[str, Any]) -> dict[str, 
 
 def _invited(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     game = notification.game
-    by = notification.context.get("by") or game.creator.public_name
+    by = notification.context.get("by") or (game.creator.public_name if game.creator else "")
     return {"by": by, "num_players": game.num_players, "seated": len(context["players"])}
 
 

@@ -4,7 +4,9 @@ link to a game.
 Both are signed with django.core.signing (SECRET_KEY, one salt per purpose) and carry a
 timestamp. The unsubscribe link never expires (it must work in old emails too). The sign-in
 link carries the id of a LoginToken row: the signature proves we made it, its age is checked
-against NOTIFICATIONS_LOGIN_LINK_MAX_AGE, and the row's ``used_at`` makes it single-use.
+against NOTIFICATIONS_LOGIN_LINK_MAX_AGE, the row's ``used_at`` makes it single-use, and its
+``fingerprint`` (an HMAC of the password hash and the email addresses, as Django's password
+reset tokens do) voids every unused link once the password or an address changes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from notifications.models import LoginToken
 
@@ -86,10 +89,33 @@ def login_validity() -> str:
     return f"{hours} hour{'s' if hours != 1 else ''}"
 
 
+def account_fingerprint(user: Any) -> str:
+    """Changes whenever the password or any of the account's email addresses does."""
+    from allauth.account.models import EmailAddress
+
+    addresses = sorted(
+        f"{address}:{verified}"
+        for address, verified in EmailAddress.objects.filter(user=user).values_list(
+            "email", "verified"
+        )
+    )
+    value = "|".join([user.password or "", user.email or "", *addresses])
+    return salted_hmac(f"{LOGIN_SALT}.fingerprint", value, algorithm="sha256").hexdigest()
+
+
+def fingerprint_matches(token: LoginToken) -> bool:
+    return bool(token.fingerprint) and constant_time_compare(
+        token.fingerprint, account_fingerprint(token.user)
+    )
+
+
 def login_url(user: Any, game: Any) -> str:
     """A new single-use link that signs ``user`` in and opens ``game``."""
     token = LoginToken.objects.create(
-        user=user, game=game, expires_at=timezone.now() + timedelta(seconds=login_max_age())
+        user=user,
+        game=game,
+        expires_at=timezone.now() + timedelta(seconds=login_max_age()),
+        fingerprint=account_fingerprint(user),
     )
     signed = signing.TimestampSigner(salt=LOGIN_SALT).sign(token.pk.hex)
     return absolute(reverse("notifications:login", args=[game.pk, signed]))
@@ -100,7 +126,7 @@ def read_login_token(value: str, game_id: int) -> tuple[LoginToken | None, bool]
     and it belongs to this game; plus whether the link is only minutes old."""
     signer = signing.TimestampSigner(salt=LOGIN_SALT)
     try:
-        raw = signer.unsign(value, max_age=login_max_age())
+        raw = signer.unsign(value[:200], max_age=login_max_age())
         token_id = uuid.UUID(hex=raw)
     except (signing.BadSignature, ValueError):
         return None, False

@@ -48,6 +48,14 @@ class Notification(models.Model):
         SKIPPED = "skipped", "Skipped"
         FAILED = "failed", "Failed"
 
+    class Failure(models.TextChoices):
+        """Why a row is failed: email is at most once, so none of these is sent again."""
+
+        NONE = "", "Not failed"
+        SMTP = "smtp", "Mail server refused every try (not delivered)"
+        STUCK = "stuck", "Worker stopped mid-send (delivery unknown)"
+        ERROR = "error", "Could not be built or sent (not delivered)"
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
@@ -83,6 +91,8 @@ class Notification(models.Model):
     last_error = models.TextField(
         blank=True, help_text="The last SMTP error, or why it was skipped."
     )
+    failure = models.CharField(max_length=10, choices=Failure.choices, default="", blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created"]
@@ -116,6 +126,12 @@ class LoginToken(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(db_index=True)
     used_at = models.DateTimeField(null=True, blank=True)
+    fingerprint = models.CharField(
+        max_length=64,
+        blank=True,
+        editable=False,
+        help_text="Of the password and email addresses when made: a change voids the link.",
+    )
 
     def __str__(self) -> str:
         return f"Sign-in link for {self.user} to {self.game}"

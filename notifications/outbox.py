@@ -160,13 +160,16 @@ def claim(notification_id: int, *, digest: bool = False) -> Notification | None:
     return Notification.objects.select_related("user", "game").get(pk=notification_id)
 
 
-def finish(notification: Notification, status: str, error: str = "") -> bool:
-    """sending -> sent, skipped or failed."""
+def finish(notification: Notification, status: str, error: str = "", failure: str = "") -> bool:
+    """sending -> sent, skipped or failed (``failure`` says why, for the operator's report)."""
     fields: dict[str, Any] = {"status": status}
     if error:  # a row sent after a retry keeps the error that delayed it
         fields["last_error"] = error[:2000]
     if status == Status.SENT:
         fields["sent_at"] = timezone.now()
+    if status == Status.FAILED:
+        fields["failure"] = failure or Notification.Failure.ERROR
+        fields["failed_at"] = timezone.now()
     notification.status = status
     return bool(
         Notification.objects.filter(pk=notification.pk, status=Status.SENDING).update(**fields)

@@ -55,4 +55,14 @@ def send_daily_digests() -> dict[str, int]:
     user_ids = delivery.digest_user_ids()
     for user_id in user_ids:
         send_digest.delay(user_id)
-    return {"digests": len(user_ids), "expired_links": delivery.delete_expired_login_tokens()}
+    return {"digests": len(user_ids)}
+
+
+@shared_task
+def purge_old_rows() -> dict[str, int]:
+    """Nightly retention: old outbox rows (NOTIFICATIONS_RETENTION_DAYS) and sign-in links a
+    day past their expiry or use."""
+    return {
+        "notifications": delivery.delete_old_notifications(),
+        "sign_in_links": delivery.delete_expired_login_tokens(),
+    }

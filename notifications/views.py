@@ -2,8 +2,12 @@
 the service worker script of push notifications.
 
 Mail scanners open links in emails to check them, so a GET never changes anything: it shows a
-one-button confirmation page (which submits itself when the link is older than a few minutes,
-i.e. opened by a person, not by a scanner at delivery). The POST does the work. Mail providers
+one-button confirmation page (which submits itself, static/js/site.js, when the link is older
+than a few minutes, i.e. opened by a person, not by a scanner at delivery). The POST does the
+work. A sign-in link never switches accounts silently: with someone else signed in, the page
+asks "continue as ...?" and only an explicit answer signs the link's owner in. A session opened
+by a link is marked as such (an allauth authentication record of its own), so it can play but
+must give the password for account changes. Mail providers
 unsubscribe with a POST of ``List-Unsubscribe=One-Click`` (RFC 8058): no cookies, no CSRF
 token, so the unsubscribe view is CSRF-exempt; its signed token is the authorisation.
 """
@@ -24,6 +28,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from notifications import links, preferences
+
+LINK_SESSION = "firenze_signed_in_by_email_link"
 
 LINK_EXPIRED = (
     "That sign-in link has expired or was already used. Sign in to continue to your game."
@@ -75,15 +81,37 @@ def login_link(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
     login_token, fresh = links.read_login_token(token, game_id)
     if login_token is not None and request.user.pk == login_token.user_id:
         return redirect(game_path)  # already signed in as this player
-    if login_token is None or login_token.used_at is not None or not login_token.user.is_active:
+    if (
+        login_token is None
+        or login_token.used_at is not None
+        or not login_token.user.is_active
+        or not links.fingerprint_matches(login_token)
+    ):
         return _sign_in_instead(request, game_path)
-    if request.method == "GET":
-        context = {"player": login_token.user, "game_id": game_id, "autosubmit": not fresh}
+    other = request.user if request.user.is_authenticated else None
+    switching = request.method == "POST" and request.POST.get("switch") == "yes"
+    if request.method == "GET" or (other is not None and not switching):
+        context = {
+            "player": login_token.user,
+            "other": other,
+            "game_id": game_id,
+            "autosubmit": not fresh and other is None,
+        }
         return render(request, "notifications/login_confirm.html", context)
     if not links.use_login_token(login_token):
         return _sign_in_instead(request, game_path)
     login(request, login_token.user, backend="django.contrib.auth.backends.ModelBackend")
+    _mark_link_session(request)
     return redirect(game_path)
+
+
+def _mark_link_session(request: HttpRequest) -> None:
+    """Record how this session was opened, the way allauth records its own sign-ins: a record
+    that is never "reauthenticated", so email and password changes ask for the password."""
+    from allauth.account.internal.flows.login import record_authentication
+
+    record_authentication(request, request.user, method="email_link")
+    request.session[LINK_SESSION] = True
 
 
 def _sign_in_instead(request: HttpRequest, game_path: str) -> HttpResponse:

@@ -44,6 +44,8 @@ def main() -> int:
     (ROOT / "var").mkdir(exist_ok=True)
     # The server listens on every interface so a phone on the LAN can try the mobile layout.
     os.environ.setdefault("ALLOWED_HOSTS", "*")
+    # Development mode is an explicit choice (production is the settings' default).
+    os.environ["DEBUG"] = "true"
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     # Emails link to where the site is actually served (web, worker and beat all send them),
     # unless an operator set SITE_URL (a public name behind a proxy).

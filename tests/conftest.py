@@ -39,3 +39,13 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the figures tests measured (tests/figures.py) after the results."""
+    from tests.figures import LINES
+
+    if LINES:
+        terminalreporter.section("figures")
+        for line in LINES:
+            terminalreporter.write_line(line)

@@ -15,6 +15,7 @@ from .data import (
     PERSONNEL_PHASES,
     commission_index,
 )
+from .exchange import price as exchange_price
 from .fulfil import balcony_at, campanile_blocks
 from .players import build_discount
 from .words import plural
@@ -95,7 +96,7 @@ VERBS = {
 WRONG_PHASE = {
     "choose_card": "You have already taken a card this turn.",
     "exchange": "Exchanging is only possible once per turn, in the exchange phase, with enough "
-    "bricks in your storehouse.",
+    "bricks in your storehouse and a row card that already holds bricks.",
     "build": "You cannot add a brick now.",
     "fulfil": "You cannot fulfil a commission now.",
     "seal_campanile": "There is no bell tower to seal the Campanile with now.",
@@ -108,11 +109,13 @@ WRONG_PHASE = {
 
 
 def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> str:
+    """The reason for the player. Any value may arrive here (a page, an API client, a fuzzer):
+    every detail is type-checked before it is looked up, so the answer is always a message."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return 'A move must be an object with a "type", for example {"type": "end_phase"}.'
     kind = action["type"]
     if kind not in ACTION_TYPES:
-        return f'There is no move called "{kind}".'
+        return f"There is no move called {_quoted(kind)}."
     if s["phase"] == "over":
         return "The game is over; no more moves can be made."
     pending = s["pending"]
@@ -121,9 +124,9 @@ def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> 
         return _why_play(s, action)
     if pending is not None and not same:
         return f"First {PENDING_PROMPTS[pending['kind']]}."
-    extra = sorted(set(action) - ACTION_KEYS[kind])
+    extra = sorted(_quoted(k) for k in action if k not in ACTION_KEYS[kind])
     if extra:
-        return f"A {kind} move has no {', '.join(repr(k) for k in extra)}."
+        return f"A {kind} move has no {', '.join(extra)}."
     home = HOME_PHASE.get(kind)
     if not same and home and s["phase"] != home and kind != "choose_card":
         return (
@@ -139,17 +142,33 @@ def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> 
     return "That move is not possible now: one of its details is not allowed."
 
 
+def _quoted(value: Any, limit: int = 40) -> str:
+    """A value the player sent, shown back safely: short, and whatever its type."""
+    text = value if isinstance(value, str) else repr(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f'"{text}"'
+
+
+def _name(action: dict[str, Any], key: str) -> str | None:
+    """A text detail (colour, card) if it is a string, else None."""
+    value = action.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _detail(s: dict[str, Any], action: dict[str, Any], same: list[dict[str, Any]]) -> str | None:
     kind = action["type"]
-    player = s["players"][s["seat"]]
-    if "color" in action and action["color"] not in COLOR_INDEX:
-        return f'"{action["color"]}" is not a brick colour; the colours are {", ".join(COLORS)}.'
+    if "color" in action and _name(action, "color") not in COLOR_INDEX:
+        return (
+            f"{_quoted(action['color'])} is not a brick colour; the colours are "
+            f"{', '.join(COLORS)}."
+        )
     if kind == "choose_card" and s["phase"] == "choose" and s["pending"] is None:
         return _why_card(s, action)
+    if kind == "exchange" and s["phase"] == "exchange" and s["pending"] is None:
+        return _why_exchange(s, action)
     if kind in ("pay_brick", "take_brick") and same and "color" in action:
         return _why_brick(s, action)
-    if kind == "play_card":
-        return _why_play(s, action)
     if kind == "build" and s["phase"] == "build" and s["pending"] is None:
         return _why_build(s, action)
     if kind == "fulfil" and s["phase"] == "fulfil" and s["pending"] is None:
@@ -159,11 +178,10 @@ def _detail(s: dict[str, Any], action: dict[str, Any], same: list[dict[str, Any]
             return "The Saboteur takes a brick from another player's tower, not from your own."
         return "That player has no such tower."
     if kind == "discard_card" and same:
-        return f"You cannot discard {action.get('card')!r} now."
+        return f"You cannot discard {_quoted(action.get('card'))} now."
     if kind == "end_turn" and s["phase"] in ("fulfil", "limits"):
         limit = "storehouse or card limit"
         return f"You are over your {limit}; discard first, then end your turn."
-    del player
     return None
 
 
@@ -180,11 +198,29 @@ def _why_card(s: dict[str, Any], action: dict[str, Any]) -> str:
     return f"You need {plural(slot, 'brick')} to take this card; you have {have}."
 
 
+def _why_exchange(s: dict[str, Any], action: dict[str, Any]) -> str:
+    player = s["players"][s["seat"]]
+    if s["turn"]["exchanged"]:
+        return "Exchanging is only possible once per turn; you have exchanged already."
+    due = exchange_price(player)
+    if sum(player["store"]) < due:
+        have = sum(player["store"])
+        return f"An exchange needs enough bricks: {due} in your storehouse; you have {have}."
+    slot = _index(action, "slot")
+    if slot is None or not 0 <= slot < len(s["row"]):
+        return f"There is no card in that position; the row has {len(s['row'])} cards (0 is left)."
+    return "You can only exchange with a card that already holds bricks."
+
+
 def _why_brick(s: dict[str, Any], action: dict[str, Any]) -> str:
     color = action["color"]
     pending = s["pending"]
     if action["type"] == "take_brick":
         if pending and pending["kind"] == "exchange_take":
+            on_card = s["row"][pending["slot"]]["bricks"][COLOR_INDEX[color]]
+            if on_card and COLOR_INDEX[color] not in pending.get("before", range(6)):
+                before = " or ".join(COLORS[c] for c in pending["before"])
+                return f"You can only take a colour that lay on the card before you paid: {before}."
             return f"There is no {color} brick on that card."
         if pending and pending["kind"] == "alchemist_take":
             return f"There is no {color} brick in the pouch."
@@ -193,10 +229,10 @@ def _why_brick(s: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 def _why_play(s: dict[str, Any], action: dict[str, Any]) -> str:
-    card = action.get("card")
+    card = _name(action, "card")
     player = s["players"][s["seat"]]
     if card not in CARD_KIND:
-        return f'There is no card called "{card}".'
+        return f"There is no card called {_quoted(action.get('card'))}."
     if CARD_KIND[card] != PERSONNEL:
         return f"{card} is not a personnel card; only personnel cards are played from the hand."
     if card not in player["hand"]:
@@ -224,7 +260,7 @@ def _why_build(s: dict[str, Any], action: dict[str, Any]) -> str:
             return "You have no such tower."
         color = player["towers"][i]["c"]
     else:
-        color = COLOR_INDEX.get(action.get("color", ""), -1)
+        color = COLOR_INDEX.get(_name(action, "color") or "", -1)
         if color < 0:
             return 'Say which tower to add to ("tower") or which colour to start ("color").'
     if not player["store"][color]:

@@ -35,7 +35,7 @@ def pending_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
     if kind == "event":
         return [{"type": "resolve_event"}] + _plays(s)
     if kind == "exchange_take":
-        return _bricks(s["row"][pending["slot"]]["bricks"], "take_brick")
+        return [{"type": "take_brick", "color": COLORS[c]} for c in exchange.takeable(s)]
     if kind == "alchemist_take":
         return _bricks(s["pouch"], "take_brick")
     if kind == "smuggler_take":
@@ -79,7 +79,7 @@ def phase_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
             actions.append({"type": "end_phase"})
     elif phase == "exchange":
         if exchange.can_exchange(s):
-            actions += [{"type": "exchange", "slot": i} for i in range(len(s["row"]))]
+            actions += [{"type": "exchange", "slot": i} for i in exchange.slots(s)]
         actions.append({"type": "end_phase"})
     elif phase == "build":
         if build.can_add_brick(s):

@@ -39,9 +39,10 @@ def _pending(s: dict[str, Any]) -> dict[str, Any] | None:
     pending = s["pending"]
     if pending is None:
         return None
-    public = {k: v for k, v in pending.items() if k not in ("paid", "gave", "took")}
-    if "paid" in pending:
-        public["paid"] = [COLORS[c] for c in pending["paid"]]
+    public = {k: v for k, v in pending.items() if k not in ("paid", "before", "gave", "took")}
+    for key in ("paid", "before"):
+        if key in pending:
+            public[key] = [COLORS[c] for c in pending[key]]
     if pending["kind"] == "fire":
         public["due"] = STOREHOUSE_FIRE_BRICKS
     if pending["kind"] == "card_cost":

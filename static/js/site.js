@@ -1,5 +1,9 @@
 /* Small behaviours of the site, in a file so that the Content-Security-Policy can forbid
-   inline scripts and handlers. No framework: htmx does the page updates. */
+   inline scripts and handlers. No framework: htmx does the page updates.
+   - form[data-autosubmit]: submits itself once the page is loaded (the sign-in and unsubscribe
+     links of emails, when the link is old enough to have been opened by a person).
+   - input[data-select-on-focus]: selects its whole text when clicked (the invite link).
+   - button[data-copy]: copies the named input's text. */
 (function () {
   "use strict";
 
@@ -32,6 +36,9 @@
   }
 
   function ready() {
+    document.querySelectorAll("form[data-autosubmit]").forEach(function (form) {
+      form.submit();
+    });
     if (zone) {
       document.querySelectorAll('input[type="hidden"][name="time_zone"]').forEach(function (input) {
         if (!input.value) input.value = zone;

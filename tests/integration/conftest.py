@@ -330,6 +330,10 @@ def stack(
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "firenze_site.settings",
+        # Development mode (production would also want collected static files); the rate
+        # limits and board cache share the module's Redis, as in production.
+        "DEBUG": "true",
+        "CACHE_URL": redis.url.removesuffix("/0") + "/1",
         "DATABASE_URL": database_url(),
         "DB_CONN_MAX_AGE": "0",  # no idle connections left to the test database
         "CELERY_BROKER_URL": redis.url,

@@ -21,7 +21,7 @@ def setup_for(seed: int) -> tuple[int, dict]:
     return 2 + seed % 3, OPTION_SETS[seed % len(OPTION_SETS)]
 
 
-def playout(seed: int, *, max_steps: int = 4000, mix: float = 0.3) -> Iterator[tuple[State, dict]]:
+def playout(seed: int, *, max_steps: int = 6000, mix: float = 0.3) -> Iterator[tuple[State, dict]]:
     """Yield (state, chosen action) for a game of greedy bots that play randomly `mix` of the time.
 
     The mix keeps games finishing (greedy fulfils commissions) while reaching odd corners

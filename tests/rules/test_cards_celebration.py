@@ -126,7 +126,7 @@ def test_celebration_cards_cannot_be_discarded_at_the_card_limit():
     rejects(state, END_TURN)
     state = play(state, END_PHASE)
     assert discards(state) == [discard("Alchemist")]
-    assert rejects(state, discard("Scandal")) == "You cannot discard 'Scandal' now."
+    assert rejects(state, discard("Scandal")) == 'You cannot discard "Scandal" now.'
     state = play(state, discard("Alchemist"), END_TURN)
 
     assert sorted(hand(state, ANNA)) == ["Disgrace", "Fame", "Fame", "Recognition", "Scandal"]

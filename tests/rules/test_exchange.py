@@ -168,3 +168,53 @@ def test_the_next_player_may_exchange_again():
     state = play(state, exchange(0), pay("yellow"), pay("yellow"), pay("yellow"), take("purple"))
 
     assert store(state, BEN) == {"purple": 1}
+
+
+# The ruling of RULINGS 4: a card that already holds bricks, a colour that was on it before. ---
+
+
+def test_a_card_without_bricks_is_not_offered_for_an_exchange():
+    state = to_phase(game(), "exchange")
+    state = set_row(state, "Scandal", "Disgrace", bricks_on=[bricks(), bricks(purple=1)])
+    state = set_store(state, ANNA, white=3)
+
+    offered = [a for a in legal_actions(state) if a["type"] == "exchange"]
+    assert exchange(1) in offered and exchange(0) not in offered
+    assert rejects(state, exchange(0)) == (
+        "You can only exchange with a card that already holds bricks."
+    )
+
+
+def test_with_no_bricks_on_the_row_there_is_no_exchange_at_all():
+    state = to_phase(game(), "exchange")
+    names = [card["card"] for card in table(state)["row"]]
+    state = set_row(state, *names, bricks_on=[bricks() for _ in names])
+    state = set_store(state, ANNA, white=3)
+
+    assert legal_actions(state) == [END_PHASE]
+    assert "already holds bricks" in rejects(state, exchange(0))
+
+
+def test_a_paid_colour_that_was_not_on_the_card_cannot_be_taken_back():
+    state = exchange_phase(white=3)
+    state = play(state, exchange(1), pay("white"), pay("white"), pay("white"))
+
+    assert [a for a in legal_actions(state) if a["type"] == "take_brick"] == [take("purple")]
+    assert rejects(state, take("white")) == (
+        "You can only take a colour that lay on the card before you paid: purple."
+    )
+    assert on_card(state, 1) == {"white": 3, "purple": 1}
+
+
+def test_a_colour_that_was_on_the_card_may_be_taken_even_if_it_was_also_paid():
+    state = exchange_phase(red=3)
+    state = play(state, exchange(0), pay("red"), pay("red"), pay("red"))
+
+    assert {a["color"] for a in legal_actions(state) if a["type"] == "take_brick"} == {
+        "blue",
+        "red",
+    }
+    state = play(state, take("red"))
+
+    assert store(state, ANNA) == {"red": 1}
+    assert on_card(state, 0) == {"blue": 1, "red": 4}

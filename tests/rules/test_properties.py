@@ -122,7 +122,6 @@ def test_a_view_never_shows_another_players_hand_or_the_deck_order(seed):
         d = to_dict(state)
         for viewer in [None, *range(d["n"])]:
             view = player_view(state, viewer)
-            text = json.dumps(view)
             assert "deck" not in {k for k in view if k != "deck_count"}
             for seat, p in enumerate(view["players"]):
                 if seat == viewer:
@@ -130,4 +129,6 @@ def test_a_view_never_shows_another_players_hand_or_the_deck_order(seed):
                 else:
                     assert "hand" not in p
             if len(d["deck"]) >= 3:
-                assert json.dumps(d["deck"][:3])[1:-1] not in text
+                # The public discard pile may hold other copies in the same order by chance.
+                rest = json.dumps({k: v for k, v in view.items() if k != "discard"})
+                assert json.dumps(d["deck"][:3])[1:-1] not in rest

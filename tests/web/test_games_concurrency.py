@@ -8,6 +8,7 @@ are released at the same moment by a barrier, both through games.play and throug
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from games import play, rules
 from games.errors import Conflict
 from games.models import Game, Move
 from games.play import STALE
+from tests import figures
 from tests.web.helpers import HTMX, fast_forward, post_move, signed_in, started_game
 
 
@@ -281,3 +283,53 @@ def test_it_takes_back_exactly_one_step_for_two_simultaneous_undos(postgres, ann
     assert sorted(value.status_code for _, value, *_ in results) == [302, 409]
     assert move_rows(game) == rows[:-1]
     assert Game.objects.get(pk=game.pk).version == version + 1
+
+
+# --- many double submissions at once (the figure of issue 8) ---------------------------------
+
+PAIRS = 200
+UNVERSIONED = 20
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_hundred_simultaneous_double_submissions_apply_each_move_once(postgres, anna, ben):
+    """A double click, 200 times over: the same move posted twice at the same moment, with the
+    version of the page. Exactly one of each pair is applied; without a version both are
+    refused (a move without one could otherwise be applied twice)."""
+    game = started_game(anna, ben)
+    tabs = {user.pk: [Client(), Client()] for user in (anna, ben)}
+    for user in (anna, ben):
+        for tab in tabs[user.pk]:
+            tab.force_login(user)
+    applied_twice = applied_once = refused_both = unversioned_applied = 0
+    for pair in range(PAIRS + UNVERSIONED):
+        game.refresh_from_db()
+        user = acting_user(game)
+        action = rules.legal_actions(game.load_state())[0]
+        version, moves = game.version, Move.objects.filter(game_id=game.pk).count()
+        one, other = tabs[user.pk]
+        if pair % 11 == 10:  # every eleventh pair: two clients that send no version at all
+            url, data = reverse("games:move", args=[game.pk]), {"action": json.dumps(action)}
+            results = at_once(partial(one.post, url, data), partial(other.post, url, data))
+            assert [value.status_code for _, value, *_ in results] == [400, 400], results
+            unversioned_applied += Move.objects.filter(game_id=game.pk).count() - moves
+            continue
+        results = at_once(
+            partial(post_move, one, game, action, version, htmx=False),
+            partial(post_move, other, game, action, version, htmx=False),
+        )
+        assert all(kind == "ok" for kind, *_ in results), results
+        added = Move.objects.filter(game_id=game.pk).count() - moves
+        applied_twice += added == 2
+        applied_once += added == 1
+        refused_both += added == 0
+    line = (
+        f"concurrent double submissions on PostgreSQL: {applied_twice} of {PAIRS} pairs applied "
+        f"twice (goal 0); "
+        f"{applied_once} applied once, {refused_both} refused both, "
+        f"{unversioned_applied} moves applied by {UNVERSIONED} pairs without a version"
+    )
+    figures.report(line)
+    assert applied_twice == 0 and refused_both == 0 and unversioned_applied == 0, line
+    assert applied_once == PAIRS

@@ -1,0 +1,35 @@
+"""Per-player rate limits of the games app: creating games, inviting, moving, absences.
+
+They are counted by allauth's limiter (the one that guards sign-in) in the shared cache, so
+they hold across every worker process; the rates are ACCOUNT_RATE_LIMITS in settings, in its
+``amount/period/per`` format. A refused request raises TooManyRequests with the player's
+message and status 429.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.core import ratelimit
+from django.http import HttpRequest
+
+from games.errors import GameError
+
+MESSAGES = {
+    "create_game": "You have created many games in a short time; wait a while before the next.",
+    "invite": "You have sent many invitations in a short time; wait a while before the next.",
+    "invite_pair": "You have invited this player several times today; try again tomorrow.",
+    "move": "That is a lot of moves in a short time; wait a moment and try again.",
+    "away": "You have changed your absences many times in a short time; try again later.",
+    "profile": "You have changed your account many times in a short time; try again later.",
+}
+
+
+class TooManyRequests(GameError):
+    status = 429
+
+
+def check(request: HttpRequest, action: str, *, user: Any = None, key: str | None = None) -> None:
+    """Count one ``action`` for the signed-in player (and ``key``); raise if over the limit."""
+    if not ratelimit.consume(request, action=action, user=user or request.user, key=key):
+        raise TooManyRequests(MESSAGES[action])

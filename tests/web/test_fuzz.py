@@ -1,0 +1,323 @@
+"""Fuzzing every POST endpoint of the site with hypothesis: hostile and random payloads from an
+anonymous visitor, an outsider, a seated player waiting for their turn and the acting player.
+
+The endpoints are read from the URL configuration (games, accounts, the email links and the
+allauth pages we use; the admin is left out), keeping each one that answers a POST with
+something other than 405. For every request: never a 5xx, and the stored games (state, version,
+move log) are unchanged unless the request was a legal move (or undo) of the acting player at
+the current version.
+
+``FUZZ_EXAMPLES`` sets the examples per endpoint (30 in the normal suite, about a minute in
+all; ``FUZZ_EXAMPLES=500 pytest tests/web/test_fuzz.py`` for a long run). The number of
+requests per endpoint is printed at the end of the run and written to
+test-artifacts/fuzz-report.txt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import lobby, rules
+from games.models import Game, Move, Seat
+from notifications import links
+from tests import figures
+from tests.factories import UserFactory
+from tests.web.helpers import fast_forward, started_game
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
+REPORT = Path(__file__).resolve().parents[2] / "test-artifacts" / "fuzz-report.txt"
+REQUESTS: Counter[str] = Counter()
+SERVER_ERRORS: Counter[str] = Counter()
+APPLIED: Counter[str] = Counter()  # requests that were legal moves (or undos) and changed a game
+ACTORS = ["anonymous", "outsider", "waiting", "acting"]
+
+# Every field name a form of the site reads, plus a few nobody reads.
+FIELDS = [
+    "action", "version", "token", "display_name", "cancel", "first_day", "last_day", "form",
+    "turn_emails", "reminders", "num_players", "campanile", "neutral_seals", "seal_placement",
+    "time_limit", "is_public", "login", "password", "email", "password1", "password2", "confirm",
+    "switch", "List-Unsubscribe", "code", "oldpassword", "action_add", "action_remove",
+    "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
+    "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
+    "setting", "reason", "muted",
+]  # fmt: skip
+HOSTILE = [
+    "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
+    "9999-12-31", "0001-01-01", "2026-02-30", "+12345-01-01", "null", "true", "[]", "{}",
+    "[" * 3000, '{"a":' * 2000, '{"type": "pay_brick", "color": []}',
+    '{"type": "play_card", "card": {}}', '{"type": "choose_card", "slot": 1e400}',
+    '{"type": "end_phase", "type": "end_turn"}', "A" * 3000, "Bot Greedy", "Player 1",
+    "admin", "Аnna", "delete", "yes", "One-Click", "immediate", "never", "../../etc/passwd",
+    "<script>alert(1)</script>", "' OR 1=1 --", "\u202e\u0041nna", "%s%s%n",
+]  # fmt: skip
+
+text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(text, inner, max_size=3),
+    max_leaves=6,
+)
+
+
+# --- the endpoints -----------------------------------------------------------------------------
+
+
+def _routes(patterns, prefix: str = "") -> list[tuple[str, str]]:
+    found = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            found += _routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            found.append((prefix + str(pattern.pattern), pattern.name or ""))
+    return found
+
+
+def site_routes() -> list[str]:
+    routes = {r for r, _ in _routes(get_resolver().url_patterns)}
+    return sorted(r for r in routes if not r.startswith("admin/"))
+
+
+PARAM = re.compile(r"<(?:(\w+):)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def fill(route: str, values: dict[str, str]) -> str:
+    """A concrete path for a route, its parameters taken from ``values``."""
+    path = route.replace("^", "").replace("$", "")
+    # A parameter not listed in url_values (a new route's) gets a plain value.
+    path = PARAM.sub(lambda m: values.get(m.group(2) or m.group(3), "1"), path)
+    return "/" + path
+
+
+class World:
+    """The games and players every example runs against (made once per endpoint)."""
+
+    def __init__(self) -> None:
+        self.anna = UserFactory(username="anna")
+        self.ben = UserFactory(username="ben")
+        self.carla = UserFactory(username="carla")
+        self.public = started_game(self.anna, self.ben)
+        fast_forward(self.public, 12)
+        self.private = lobby.create_game(self.anna, num_players=2, is_public=False)
+        lobby.join(self.private, self.ben, token=self.private.invite_token)
+        lobby.start(self.private, self.anna)
+        self.private.refresh_from_db()
+        self.forming = lobby.create_game(self.anna, num_players=3, is_public=False)
+        lobby.join(self.forming, self.ben, token=self.forming.invite_token)
+        self.active = [self.public, self.private]
+        self.unsubscribe = links.unsubscribe_token(self.ben)
+        self.login_link = links.login_url(self.ben, self.public).rstrip("/").rsplit("/", 1)[1]
+        self.ids = [self.public.pk, self.private.pk, self.forming.pk, 10**12, 0]
+        self.seat_ids = [
+            *Seat.objects.filter(game__in=[self.public, self.forming]).values_list("pk", flat=True),
+            999999,
+        ]
+        self.token_list = [
+            self.private.invite_token,
+            self.forming.invite_token,
+            self.unsubscribe,
+            self.login_link,
+            "x",
+            "a" * 300,
+        ]
+
+    def user(self, actor: str, game: Game):
+        if actor == "anonymous":
+            return None
+        if actor == "outsider":
+            return self.carla
+        seats = {s.number: s.user for s in game.seats.all()}
+        acting = seats.get(game.acting_seat)
+        waiting = next((u for n, u in seats.items() if u is not None and u != acting), None)
+        return acting if actor == "acting" else waiting
+
+    def snapshot(self) -> list[Any]:
+        return [
+            (
+                Game.objects.filter(pk=g.pk).values("version", "state", "acting_seat").get(),
+                list(Move.objects.filter(game_id=g.pk).order_by("seq").values("seq", "action")),
+            )
+            for g in self.active
+        ]
+
+
+def takes_post(route: str, world: World) -> bool:
+    """Anything but 405 for a signed-in player's empty POST."""
+    probe = Client()
+    probe.force_login(world.anna)
+    sample = {"pk": str(world.public.pk), "game_id": str(world.public.pk), "seat_id": "1",
+              "token": "x", "key": "x", "uidb36": "1", "message_id": "1", "user_id": "1",
+              "device_id": "1"}  # fmt: skip
+    return probe.post(fill(route, sample)).status_code != 405
+
+
+@pytest.fixture
+def world(db) -> World:
+    return World()
+
+
+def url_values(data: st.DataObject, world: World) -> dict[str, str]:
+    """Strategies never depend on the game's current state (hypothesis replays them): ids,
+    tokens and seats are the world's fixed lists."""
+    return {
+        "pk": str(data.draw(st.sampled_from(world.ids))),
+        "game_id": str(data.draw(st.sampled_from(world.ids))),
+        "seat_id": str(data.draw(st.sampled_from(world.seat_ids))),
+        "token": data.draw(st.sampled_from(world.token_list) | text.filter(_url_safe)),
+        "key": data.draw(st.sampled_from(["abc", "1-2", "x" * 200]) | text.filter(_url_safe)),
+        "uidb36": data.draw(st.sampled_from(["1", "z", "0"])),
+        # chat messages, muted players, push devices: a few real-looking ids and absurd ones
+        **{
+            name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40])))
+            for name in ("message_id", "user_id", "device_id")
+        },
+    }
+
+
+def _url_safe(value: str) -> bool:
+    return bool(value) and re.fullmatch(r"[-:\w]+", value) is not None
+
+
+REAL = object()  # stands for "a real value of the game now", resolved after the draw
+
+
+def payload(data: st.DataObject, world: World, game: Game) -> dict[str, list[str]]:
+    """Form fields: hostile values, random text and JSON, and now and then the real thing (a
+    legal action, the current version, a valid token) so legal moves happen too."""
+    state = game.load_state() if game.state else None
+    legal = [json.dumps(a) for a in rules.legal_actions(state)] if state else []
+    real = [str(game.version), *legal, *world.token_list]
+    value = st.one_of(
+        st.sampled_from(HOSTILE),
+        text,
+        json_values.map(json.dumps),
+        st.tuples(st.just(REAL), st.integers(0, 10**6)),
+    )
+    drawn = data.draw(
+        st.dictionaries(st.sampled_from(FIELDS) | text, st.lists(value, min_size=1, max_size=2),
+                        max_size=6)
+    )  # fmt: skip
+    fields = {
+        key: [real[v[1] % len(real)] if isinstance(v, tuple) else v for v in values]
+        for key, values in drawn.items()
+    }
+    move_now = data.draw(st.booleans())
+    pick = data.draw(st.integers(0, 10**6))
+    version = data.draw(st.just("current") | st.sampled_from(HOSTILE[:8]))  # current half the time
+    if legal and move_now:
+        fields["action"] = [legal[pick % len(legal)]]
+        fields["version"] = [str(game.version) if version == "current" else version]
+    return fields
+
+
+def was_legal(route: str, fields: dict[str, list[str]], game: Game, before: dict, user) -> bool:
+    """Whether this request was one the game must accept: the acting player's legal move (or
+    undo) at the current version."""
+    acting = game.seats.filter(number=before["acting_seat"]).values_list("user_id", flat=True)
+    if user is None or user.pk not in acting:
+        return False
+    if fields.get("version") != [str(before["version"])]:
+        return False
+    state = rules.from_dict(before["state"])
+    if route.endswith("undo/"):
+        return rules.can_undo(state)
+    try:
+        (raw,) = fields.get("action", [])
+        return json.loads(raw) in rules.legal_actions(state)
+    except ValueError:
+        return False
+
+
+def fuzz_endpoint(route: str, world: World) -> None:
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(data=st.data(), actor=st.sampled_from(ACTORS))
+    def fuzz(data: st.DataObject, actor: str) -> None:
+        values = url_values(data, world)
+        path = fill(route, values)
+        target = next(
+            (g for g in world.active if str(g.pk) in (values["pk"], values["game_id"])),
+            world.public,
+        )
+        target.refresh_from_db()
+        user = world.user(actor, target)
+        browser = Client()
+        if user is not None:
+            browser.force_login(user)
+        before = world.snapshot()
+        game_row = Game.objects.filter(pk=target.pk).values("version", "state", "acting_seat").get()
+        headers = {"HTTP_HX_REQUEST": "true"} if data.draw(st.booleans()) else {}
+        if data.draw(st.integers(0, 9)) == 0:
+            body = data.draw(st.binary(max_size=2000) | text.map(str.encode))
+            kind = data.draw(st.sampled_from(["application/json", "text/plain",
+                                              "multipart/form-data; boundary=xyz",
+                                              "application/x-www-form-urlencoded"]))  # fmt: skip
+            fields: dict[str, list[str]] = {}
+            response = browser.generic("POST", path, body, content_type=kind, **headers)
+        else:
+            fields = payload(data, world, target)
+            response = browser.post(path, fields, **headers)
+        REQUESTS[route] += 1
+        if response.status_code >= 500:
+            SERVER_ERRORS[route] += 1
+        assert response.status_code < 500, (path, actor, fields)
+        after = world.snapshot()
+        for game, old, new in zip(world.active, before, after, strict=True):
+            if old != new:
+                legal = game.pk == target.pk and was_legal(route, fields, game, game_row, user)
+                assert legal, f"{path} by {actor} changed game {game.pk}: {fields}"
+                APPLIED[route] += 1
+
+    fuzz()
+
+
+def test_fuzz_every_post_endpoint_with_hostile_payloads_from_every_kind_of_visitor(world):
+    fuzzed = []
+    for route in site_routes():
+        if takes_post(route, world):
+            fuzz_endpoint(route, world)
+            fuzzed.append(route)
+    assert set(fuzzed) >= CORE, CORE - set(fuzzed)
+    assert not SERVER_ERRORS
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_report():
+    yield
+    if not REQUESTS:
+        return
+    lines = [f"{REQUESTS[route]:5d} requests, {SERVER_ERRORS[route]} answered 5xx, "
+             f"{APPLIED[route]} legal moves applied: POST /{route}"
+             for route in sorted(REQUESTS)]  # fmt: skip
+    total = sum(REQUESTS.values())
+    lines.append(f"{total} requests to {len(REQUESTS)} POST endpoints, "
+                 f"{sum(SERVER_ERRORS.values())} answered 5xx (goal 0)")  # fmt: skip
+    REPORT.parent.mkdir(exist_ok=True)
+    REPORT.write_text("\n".join(lines) + "\n")
+    figures.report(f"fuzz: {lines[-1]} (per endpoint: {REPORT.name})")
+
+
+CORE = {
+    "games/<int:pk>/move/", "games/<int:pk>/undo/", "games/<int:pk>/join/",
+    "games/<int:pk>/leave/", "games/<int:pk>/cancel/", "games/<int:pk>/bot/",
+    "games/<int:pk>/seats/<int:seat_id>/remove/", "games/<int:pk>/invite/",
+    "games/<int:pk>/start/", "games/<int:pk>/reclaim/", "games/away/", "games/new/",
+    "accounts/profile/", "accounts/delete/", "accounts/login/", "accounts/signup/",
+    "accounts/logout/", "accounts/email/", "accounts/password/change/",
+    "accounts/reauthenticate/", "email/unsubscribe/<str:token>/",
+    "email/play/<int:game_id>/<str:token>/",
+}  # fmt: skip
