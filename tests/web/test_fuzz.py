@@ -109,8 +109,7 @@ class World:
         self.public = started_game(self.anna, self.ben)
         fast_forward(self.public, 12)
         self.private = lobby.create_game(self.anna, num_players=2, is_public=False)
-        lobby.join(self.private, self.ben, token=self.private.invite_token)
-        lobby.start(self.private, self.anna)
+        lobby.join(self.private, self.ben, token=self.private.invite_token)  # starts it
         self.private.refresh_from_db()
         self.forming = lobby.create_game(self.anna, num_players=3, is_public=False)
         lobby.join(self.forming, self.ben, token=self.forming.invite_token)
