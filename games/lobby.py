@@ -180,9 +180,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
     return invitation
 
 
-def invite_by_email(
-    game: Game, by: Any, email: str, *, before_email: Any = None
-) -> Invitation:
+def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None) -> Invitation:
     """Invite whoever reads this address. An account with it (a confirmed address) is invited
     like by name; an address without one gets an email whose link leads through sign-up to
     the seat. Either way the inviter learns nothing about accounts: the same answer, and the

@@ -180,6 +180,8 @@ def test_make_run_links_emails_to_the_address_it_serves(address, url):
         check=True,
     )
     assert printed.stdout.strip() == url
+
+
 def test_it_refuses_to_start_in_production_without_a_shared_cache():
     for cache_url in ("", "locmem://"):
         result = manage("check", **{**PRODUCTION, "CACHE_URL": cache_url})
