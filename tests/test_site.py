@@ -131,7 +131,8 @@ def test_it_serves_a_favicon_where_browsers_look_for_it(client):
 def test_every_page_links_the_main_pages_in_its_header(client):
     page = client.get("/rules/").content.decode()
     nav = re.search(r'<nav class="site-nav".*?</nav>', page, re.S).group(0)
-    assert 'href="/games/"' in nav and 'href="/rules/"' in nav
+    for link in ("/games/", "/games/history/", "/players/", "/rules/"):
+        assert f'href="{link}"' in nav, link
     assert 'rel="icon"' in page
 
 
