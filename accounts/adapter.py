@@ -6,8 +6,10 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
 from django import forms
+from django.utils import translation
 
 from firenze_site import cache as shared_cache
+from firenze_site.language import language_of_request, language_of_user
 
 SIGN_IN_PAUSED = (
     "Signing in with a password is paused for a minute while the site recovers; please try "
@@ -38,7 +40,25 @@ class AccountAdapter(DefaultAccountAdapter):
         if display_name:
             user.display_name = display_name
         user.time_zone = form.cleaned_data.get("time_zone") or ""
+        # The language the sign-up page was shown in: the switcher's cookie or the browser's.
+        user.language = language_of_request(request) if request is not None else ""
         return super().save_user(request, user, form, commit=commit)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's emails (confirm your address, sign-in codes, password reset) go out in
+        the language of the account they are about, else in the page's language."""
+        user = context.get("user") or self._account_for(email)
+        if user is None or not getattr(user, "language", ""):
+            return super().send_mail(template_prefix, email, context)
+        with translation.override(language_of_user(user)):
+            return super().send_mail(template_prefix, email, context)
+
+    @staticmethod
+    def _account_for(email: str):
+        from allauth.account.models import EmailAddress
+
+        address = EmailAddress.objects.filter(email__iexact=email).select_related("user").first()
+        return address.user if address is not None else None
 
     def populate_username(self, request, user) -> None:
         """Players sign in by email, so the username is internal only.

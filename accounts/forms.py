@@ -13,7 +13,10 @@ import unicodedata
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIME_ZONE_MAX_LENGTH, time_zone_names
 from accounts.names import CONFUSABLE_MESSAGE, RESERVED_MESSAGE, is_reserved, skeleton
@@ -169,3 +172,27 @@ class TimeZoneForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["time_zone"].widget = forms.Select(choices=time_zone_choices())
+
+
+class LanguageForm(forms.ModelForm):
+    """The language of the site and of the player's emails (account page)."""
+
+    class Meta:
+        model = get_user_model()
+        fields = ["language"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["language"]
+        field.required = True
+        field.choices = settings.LANGUAGES
+        field.error_messages["required"] = _("Choose a language.")
+        if not self.instance.language:
+            self.initial["language"] = get_language()
+
+
+class SwitchLanguageForm(forms.Form):
+    """The footer switcher: a language and the page to go back to."""
+
+    language = forms.ChoiceField(choices=settings.LANGUAGES)
+    next = forms.CharField(required=False, max_length=2000)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import zoneinfo
 from functools import cache
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 TIME_ZONE_MAX_LENGTH = 64
 
@@ -41,6 +43,13 @@ class User(AbstractUser):
         blank=True,
         validators=[validate_time_zone],
         help_text="Times on the site and in emails are shown in this zone (empty: UTC).",
+    )
+    language = models.CharField(
+        _("Language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Pages and emails are written in this language."),
     )
     # accounts/names.py: what the display name looks like, to refuse look-alikes of it.
     display_name_skeleton = models.CharField(max_length=100, blank=True, db_index=True)

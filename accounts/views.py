@@ -14,22 +14,32 @@ import json
 from allauth.account.decorators import reauthentication_required
 from allauth.account.views import SignupView as AllauthSignupView
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import limits
 from games.errors import GameError
 
 from . import personal_data
-from .forms import DISPLAY_NAME_TAKEN, DisplayNameForm, TimeZoneForm
+from .forms import (
+    DISPLAY_NAME_TAKEN,
+    DisplayNameForm,
+    LanguageForm,
+    SwitchLanguageForm,
+    TimeZoneForm,
+)
 
 TIME_ZONE_FORM = "time_zone"
+LANGUAGE_FORM = "language"
 
 DELETE_WORD = "delete"
 
@@ -38,13 +48,23 @@ DELETE_WORD = "delete"
 def profile(request):
     user = request.user
     time_zone_form = TimeZoneForm(instance=user)
+    language_form = LanguageForm(instance=user)
     if request.method == "POST":
         try:
             limits.check(request, "profile")
         except GameError as exc:
             messages.error(request, exc.message)
             return redirect("accounts:profile")
-    if request.method == "POST" and request.POST.get("form") == TIME_ZONE_FORM:
+    if request.method == "POST" and request.POST.get("form") == LANGUAGE_FORM:
+        language_form = LanguageForm(request.POST, instance=user)
+        if language_form.is_valid():
+            language_form.save(commit=False)
+            user.save(update_fields=["language"])
+            translation.activate(user.language)
+            messages.success(request, _("Your language is saved."))
+            return redirect("accounts:profile")
+        form = DisplayNameForm(user=user)
+    elif request.method == "POST" and request.POST.get("form") == TIME_ZONE_FORM:
         time_zone_form = TimeZoneForm(request.POST, instance=user)
         if time_zone_form.is_valid():
             time_zone_form.save(commit=False)
@@ -76,6 +96,8 @@ def profile(request):
             "form": form,
             "time_zone_form": time_zone_form,
             "time_zone_form_name": TIME_ZONE_FORM,
+            "language_form": language_form,
+            "language_form_name": LANGUAGE_FORM,
         },
     )
 
@@ -138,3 +160,36 @@ class SignupView(AllauthSignupView):
 
 
 signup = SignupView.as_view()
+
+
+@require_POST
+def switch_language(request: HttpRequest) -> HttpResponse:
+    """The footer switcher: remembers the language in a cookie (and on the account, for a
+    signed-in player), then goes back to the page it was used on. URLs never change."""
+    form = SwitchLanguageForm(request.POST)
+    if not form.is_valid():
+        return HttpResponseBadRequest(
+            _("Choose one of the languages offered: %(languages)s.")
+            % {"languages": ", ".join(code for code, _name in settings.LANGUAGES)},
+            content_type="text/plain; charset=utf-8",
+        )
+    language = form.cleaned_data["language"]
+    target = form.cleaned_data["next"] or request.headers.get("referer", "")
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = "/"
+    user = request.user
+    if user.is_authenticated and user.language != language:
+        user.language = language
+        user.save(update_fields=["language"])
+    response = redirect(target)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=True,
+    )
+    return response

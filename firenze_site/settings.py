@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    "django.contrib.humanize",
     "django_htmx",
     "template_partials",
     "allauth",
@@ -79,6 +80,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # The player's language (account, else cookie, else browser), without it in the URL.
+    "firenze_site.language.LanguageMiddleware",
     # Times in the player's own zone (account setting, or the browser's for visitors).
     "accounts.middleware.TimeZoneMiddleware",
 ]
@@ -95,6 +98,8 @@ TEMPLATES = [
         # template_partials replaces this with its own loader chain (same search order).
         "APP_DIRS": True,
         "OPTIONS": {
+            # {% translate %} and {% blocktranslate %} in every template without a {% load %}.
+            "builtins": ["django.templatetags.i18n"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
@@ -214,7 +219,15 @@ ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or
 
 # --- Internationalisation -------------------------------------------------------------------
 
-LANGUAGE_CODE = "en-us"
+# English and German (issue 13). URLs never carry the language: firenze_site/language.py picks
+# it from the player's account, else the footer switcher's cookie, else Accept-Language.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "lang"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

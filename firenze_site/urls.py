@@ -22,6 +22,8 @@ urlpatterns = [
     path("sw.js", notification_views.service_worker, name="service_worker"),
     # Our sign-up view first (same address, allauth's URL name): it settles display-name races.
     path("accounts/signup/", account_views.signup),
+    # The footer's language switcher (the language is never in the URL).
+    path("language/", account_views.switch_language, name="switch_language"),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),

@@ -20,9 +20,10 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 
+from firenze_site.language import language_of_user
 from games import rules
 from games.models import TIME_LIMITS, Game, Move, Seat
 from games.results import standings
@@ -87,6 +88,12 @@ def send(email: EmailMultiAlternatives) -> None:
 
 
 def notification_message(notification: Notification) -> EmailMultiAlternatives:
+    """The email for one outbox row, in its recipient's language, whoever triggered it."""
+    with translation.override(language_of_user(notification.user)):
+        return _notification_message(notification)
+
+
+def _notification_message(notification: Notification) -> EmailMultiAlternatives:
     user, game = notification.user, notification.game
     context = game_context(user, game) if game is not None else {}
     context.update(BUILDERS[notification.kind](notification, context))
@@ -98,6 +105,11 @@ def notification_message(notification: Notification) -> EmailMultiAlternatives:
 
 def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAlternatives:
     """One email for a player's pending turns: per game, what happened since their last move."""
+    with translation.override(language_of_user(user)):
+        return _digest_message(user, notifications)
+
+
+def _digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAlternatives:
     by_game: dict[int, list[Notification]] = {}
     for notification in notifications:
         by_game.setdefault(notification.game_id, []).append(notification)
@@ -328,7 +340,13 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
 
 def address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
     """The invitation to an address with no account: no unsubscribe link (there is no
-    account to unsubscribe), one email only, and a link that leads through sign-up."""
+    account to unsubscribe), one email only, and a link that leads through sign-up. Written in
+    the inviter's language: the only hint there is to the friend's."""
+    with translation.override(language_of_user(invitation.invited_by)):
+        return _address_invitation_message(invitation)
+
+
+def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
     game = invitation.game
     context = {
         "site_url": settings.SITE_URL.rstrip("/"),
