@@ -11,7 +11,7 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup run test bench lint format
+.PHONY: setup run test bench lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
@@ -58,3 +58,11 @@ lint: setup ## Check code style without changing files
 format: setup ## Fix what ruff can fix
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# Translations (locale/): the marked strings of the Python code and the templates. The tests check
+# that the German catalogue has every one of them translated (tests/test_translations.py).
+MESSAGES_OPTIONS := -l de --no-obsolete --add-location=file --ignore=.venv --ignore=var \
+	--ignore=tests --ignore=bench --ignore=scripts --ignore=node_modules
+messages: setup ## Update locale/de/LC_MESSAGES/django.po from the marked strings, then compile it
+	DEBUG=true $(BIN)/python manage.py makemessages $(MESSAGES_OPTIONS)
+	DEBUG=true $(BIN)/python manage.py compilemessages -l de --ignore=.venv

@@ -7,11 +7,12 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
 from django import forms
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from firenze_site import cache as shared_cache
 from firenze_site.language import language_of_request, language_of_user
 
-SIGN_IN_PAUSED = (
+SIGN_IN_PAUSED = _(
     "Signing in with a password is paused for a minute while the site recovers; please try "
     "again shortly."
 )

@@ -20,16 +20,22 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIME_ZONE_MAX_LENGTH, time_zone_names
 from accounts.names import CONFUSABLE_MESSAGE, RESERVED_MESSAGE, is_reserved, skeleton
+from firenze_site.language import lazy_percent
 
 DISPLAY_NAME_MIN_LENGTH = 3
 DISPLAY_NAME_MAX_LENGTH = 24  # the length of User.display_name
 
-DISPLAY_NAME_TAKEN = "That display name is taken."
-DISPLAY_NAME_TOO_SHORT = f"A display name needs at least {DISPLAY_NAME_MIN_LENGTH} characters."
-DISPLAY_NAME_TOO_LONG = f"A display name can have at most {DISPLAY_NAME_MAX_LENGTH} characters."
-DISPLAY_NAME_HELP = (
-    f"What other players see. {DISPLAY_NAME_MIN_LENGTH}-{DISPLAY_NAME_MAX_LENGTH} characters: "
-    "letters, digits, spaces and _ - ."
+DISPLAY_NAME_TAKEN = _("That display name is taken.")
+DISPLAY_NAME_TOO_SHORT = lazy_percent(
+    _("A display name needs at least %(min)s characters."), min=DISPLAY_NAME_MIN_LENGTH
+)
+DISPLAY_NAME_TOO_LONG = lazy_percent(
+    _("A display name can have at most %(max)s characters."), max=DISPLAY_NAME_MAX_LENGTH
+)
+DISPLAY_NAME_HELP = lazy_percent(
+    _("What other players see. %(min)s-%(max)s characters: letters, digits, spaces and _ - ."),
+    min=DISPLAY_NAME_MIN_LENGTH,
+    max=DISPLAY_NAME_MAX_LENGTH,
 )
 
 # \w is Unicode-aware: letters and digits of any script, plus the underscore.
@@ -45,11 +51,11 @@ def normalize_display_name(value: str) -> str:
 def validate_display_name_characters(value: str) -> None:
     if not _ALLOWED_CHARACTERS.fullmatch(value):
         raise forms.ValidationError(
-            "Use only letters, digits, spaces and the characters _ - .", code="invalid"
+            _("Use only letters, digits, spaces and the characters _ - ."), code="invalid"
         )
     if not any(character.isalnum() for character in value):
         raise forms.ValidationError(
-            "A display name needs at least one letter or digit.", code="invalid"
+            _("A display name needs at least one letter or digit."), code="invalid"
         )
 
 
@@ -72,11 +78,11 @@ def display_name_confusable(name: str, *, exclude_user=None) -> bool:
 
 class DisplayNameField(forms.CharField):
     default_error_messages = {
-        "required": "Choose a display name.",
+        "required": _("Choose a display name."),
     }
 
     def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("label", "Display name")
+        kwargs.setdefault("label", _("Display name"))
         kwargs.setdefault("help_text", DISPLAY_NAME_HELP)
         super().__init__(
             min_length=DISPLAY_NAME_MIN_LENGTH,
@@ -90,7 +96,7 @@ class DisplayNameField(forms.CharField):
             **kwargs,
         )
         self.widget.attrs.update(
-            {"autocomplete": "nickname", "placeholder": "Display name", "spellcheck": "false"}
+            {"autocomplete": "nickname", "placeholder": _("Display name"), "spellcheck": "false"}
         )
 
     def to_python(self, value):
@@ -115,7 +121,7 @@ class DisplayNameMixin:
 
 
 def time_zone_choices() -> list[tuple[str, str]]:
-    return [("", "UTC (not set)")] + [
+    return [("", _("UTC (not set)"))] + [
         (name, name.replace("_", " ")) for name in sorted(time_zone_names())
     ]
 
@@ -167,7 +173,7 @@ class TimeZoneForm(forms.ModelForm):
     class Meta:
         model = get_user_model()
         fields = ["time_zone"]
-        help_texts = {"time_zone": "Times on the site and in your emails use this zone."}
+        help_texts = {"time_zone": _("Times on the site and in your emails use this zone.")}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

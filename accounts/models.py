@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 TIME_ZONE_MAX_LENGTH = 64
@@ -28,21 +29,23 @@ def time_zone_names() -> frozenset[str]:
 
 def validate_time_zone(value: str) -> None:
     if value not in time_zone_names():
-        raise ValidationError("Choose a time zone from the list, e.g. Europe/Rome.", code="invalid")
+        raise ValidationError(
+            _("Choose a time zone from the list, e.g. Europe/Rome."), code="invalid"
+        )
 
 
 class User(AbstractUser):
     display_name = models.CharField(
         max_length=24,
         blank=True,
-        help_text="The name other players see; the email address is never shown to them.",
+        help_text=_("The name other players see; the email address is never shown to them."),
     )
     time_zone = models.CharField(
-        "Time zone",
+        _("Time zone"),
         max_length=TIME_ZONE_MAX_LENGTH,
         blank=True,
         validators=[validate_time_zone],
-        help_text="Times on the site and in emails are shown in this zone (empty: UTC).",
+        help_text=_("Times on the site and in emails are shown in this zone (empty: UTC)."),
     )
     language = models.CharField(
         _("Language"),
@@ -73,7 +76,7 @@ class User(AbstractUser):
         super().save(*args, **kwargs)
 
     def __str__(self) -> str:
-        return self.display_name or f"Player {self.pk}"
+        return self.display_name or gettext("Player %(number)s") % {"number": self.pk}
 
     @property
     def public_name(self) -> str:

@@ -16,6 +16,8 @@ import re
 import unicodedata
 from functools import cache
 
+from django.utils.translation import gettext_lazy as _
+
 SEPARATORS = re.compile(r"[\s_.\-]+")
 # First words that would make a name read like a seat label: "Bot …", "Player 7".
 RESERVED_FIRST_WORDS = ("bot", "bots")
@@ -44,8 +46,10 @@ RESERVED_WORDS = (
     "root",
     "webmaster",
 )
-RESERVED_MESSAGE = "That name is kept for the site or for seats without a player; choose another."
-CONFUSABLE_MESSAGE = "That name looks too much like another player's name; choose another."
+RESERVED_MESSAGE = _(
+    "That name is kept for the site or for seats without a player; choose another."
+)
+CONFUSABLE_MESSAGE = _("That name looks too much like another player's name; choose another.")
 
 
 @cache
@@ -75,7 +79,7 @@ def skeleton(name: str) -> str:
     text = unicodedata.normalize("NFKC", name or "")
     text = "".join(table.get(char, char) for char in text).casefold()  # "I" -> "1" first
     text = SEPARATORS.sub("", text)
-    for _ in range(2):  # mapped characters may map on ("Ｉ" -> "I" -> "1")
+    for _round in range(2):  # mapped characters may map on ("Ｉ" -> "I" -> "1")
         text = "".join(ASCII_FOLD.get(c, table.get(c, c)) for c in text)
     return text
 

@@ -24,6 +24,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import limits
@@ -69,7 +70,7 @@ def profile(request):
         if time_zone_form.is_valid():
             time_zone_form.save(commit=False)
             user.save(update_fields=["time_zone"])
-            messages.success(request, "Your time zone is saved.")
+            messages.success(request, _("Your time zone is saved."))
             return redirect("accounts:profile")
         form = DisplayNameForm(user=user)
     elif request.method == "POST":
@@ -85,7 +86,11 @@ def profile(request):
                 user.display_name = previous
                 form.add_error("display_name", DISPLAY_NAME_TAKEN)
             else:
-                messages.success(request, f"Your display name is now {user.display_name}.")
+                messages.success(
+                    request,
+                    _("Your display name is now %(display_name)s.")
+                    % {"display_name": user.display_name},
+                )
                 return redirect("accounts:profile")
     else:
         form = DisplayNameForm(user=user)
@@ -102,17 +107,24 @@ def profile(request):
     )
 
 
+def delete_word() -> str:
+    """The word to type, in the page's language ("delete", "löschen")."""
+    return pgettext("the word typed to confirm deleting the account", "delete")
+
+
 class DeleteAccountForm(forms.Form):
-    confirm = forms.CharField(
-        label=f'Type "{DELETE_WORD}" to confirm',
-        max_length=20,
-        error_messages={"required": f'Type "{DELETE_WORD}" to confirm.'},
-    )
+    confirm = forms.CharField(max_length=20)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        prompt = _('Type "%(word)s" to confirm') % {"word": delete_word()}
+        self.fields["confirm"].label = prompt
+        self.fields["confirm"].error_messages["required"] = f"{prompt}."
 
     def clean_confirm(self) -> str:
         value = self.cleaned_data["confirm"].strip().lower()
-        if value != DELETE_WORD:
-            raise forms.ValidationError(f'Type "{DELETE_WORD}" to confirm.')
+        if value not in (DELETE_WORD, delete_word().lower()):
+            raise forms.ValidationError(_('Type "%(word)s" to confirm.') % {"word": delete_word()})
         return value
 
 
@@ -140,7 +152,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         user = request.user
         logout(request)
         personal_data.delete_account(user)
-        messages.success(request, "Your account is deleted. Thank you for playing Firenze.")
+        messages.success(request, _("Your account is deleted. Thank you for playing Firenze."))
         return redirect("games:home")
     status = 400 if form.errors else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)

@@ -4,9 +4,11 @@ error, never a 500). The message text itself is checked by chat.services.clean_t
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from chat.models import MAX_LENGTH
 from chat.services import ChatError, clean_text
+from firenze_site.language import lazy_percent
 
 # Far above any real message, so a 10,000-character post is refused by clean_text with the
 # real limit in its sentence; anything bigger is cut off by this field first.
@@ -18,8 +20,10 @@ class MessageForm(forms.Form):
         strip=False,
         max_length=RAW_LIMIT,
         error_messages={
-            "required": "Write something first.",
-            "max_length": f"A message can have at most {MAX_LENGTH} characters.",
+            "required": _("Write something first."),
+            "max_length": lazy_percent(
+                _("A message can have at most %(max)s characters."), max=MAX_LENGTH
+            ),
         },
     )
 
@@ -32,7 +36,7 @@ class MessageForm(forms.Form):
 
 class ReportForm(forms.Form):
     reason = forms.CharField(
-        label="What is wrong with it? (optional)",
+        label=_("What is wrong with it? (optional)"),
         required=False,
         max_length=MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3, "maxlength": MAX_LENGTH}),

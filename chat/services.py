@@ -20,6 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, F, Max, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from chat.models import MAX_LENGTH, Message, Mute, Report, Visit
 from games.errors import Conflict, GameError, NotAllowed
@@ -55,27 +56,31 @@ class NoSuchMessage(ChatError):
 def clean_text(raw: Any) -> str:
     """The message as it will be stored, or ChatError saying what is wrong with it."""
     if not isinstance(raw, str):
-        raise ChatError("A message must be text.")
+        raise ChatError(_("A message must be text."))
     text = unicodedata.normalize("NFC", raw.replace("\r\n", "\n").replace("\r", "\n"))
     text = text.replace("\t", " ").strip()
     if not text:
-        raise ChatError("Write something first.")
+        raise ChatError(_("Write something first."))
     if len(text) > MAX_LENGTH:
         raise ChatError(
-            f"A message can have at most {MAX_LENGTH} characters; this one has {len(text)}."
+            _("A message can have at most %(max)s characters; this one has %(length)s.")
+            % {"max": MAX_LENGTH, "length": len(text)}
         )
     for character in text:
         category = unicodedata.category(character)
         if character != "\n" and category in ("Cc", "Cs"):
-            raise ChatError("Messages cannot contain control characters.")
+            raise ChatError(_("Messages cannot contain control characters."))
         if category == "Cf" and character not in ALLOWED_FORMAT:
             raise ChatError(
-                f"Messages cannot contain invisible formatting characters (U+{ord(character):04X})."
+                _("Messages cannot contain invisible formatting characters (%(code)s).")
+                % {"code": f"U+{ord(character):04X}"}
             )
     if text.count("\n") >= MAX_LINES:
-        raise ChatError(f"A message can have at most {MAX_LINES} lines.")
+        raise ChatError(
+            _("A message can have at most %(MAX_LINES)s lines.") % {"MAX_LINES": MAX_LINES}
+        )
     if TAG.search(text):
-        raise ChatError("Messages are plain text: HTML tags such as <b> are not allowed.")
+        raise ChatError(_("Messages are plain text: HTML tags such as <b> are not allowed."))
     return text
 
 
@@ -89,17 +94,18 @@ def seat_of(game: Game, user: Any):
 def post(game: Game, user: Any, raw: Any) -> Message:
     """Store one message from a seated player; raises ChatError (nothing stored) if refused."""
     if game.status == Game.Status.OPEN:
-        raise Conflict("The table talk opens when the game starts.")
+        raise Conflict(_("The table talk opens when the game starts."))
     if game.status == Game.Status.CANCELLED:
-        raise Conflict("This game was cancelled; its table talk is closed.")
+        raise Conflict(_("This game was cancelled; its table talk is closed."))
     seat = seat_of(game, user)
     if seat is None:
-        raise NotAllowed("Only the players at this table can write here.")
+        raise NotAllowed(_("Only the players at this table can write here."))
     text = clean_text(raw)
     since = timezone.now() - RATE_WINDOW
     if Message.objects.filter(author_id=user.pk, created__gte=since).count() >= RATE_LIMIT:
         raise RateLimited(
-            f"You are writing fast: at most {RATE_LIMIT} messages a minute. Wait a moment."
+            _("You are writing fast: at most %(limit)s messages a minute. Wait a moment.")
+            % {"limit": RATE_LIMIT}
         )
     with transaction.atomic():
         moves = game.moves.aggregate(last=Max("seq"))["last"] or 0
@@ -127,7 +133,7 @@ def message_in(game: Game, message_id: Any) -> Message:
         .first()
     )
     if message is None:
-        raise NoSuchMessage("There is no such message in this game.")
+        raise NoSuchMessage(_("There is no such message in this game."))
     return message
 
 
@@ -144,7 +150,7 @@ def can_delete(message: Message, user: Any, now=None) -> bool:
 def delete(game: Game, user: Any, message_id: Any) -> Message:
     message = message_in(game, message_id)
     if message.author_id != getattr(user, "pk", None):
-        raise NotAllowed("You can only delete your own messages.")
+        raise NotAllowed(_("You can only delete your own messages."))
     if message.is_deleted:
         return message
     if not can_delete(message, user):
@@ -161,7 +167,7 @@ def delete(game: Game, user: Any, message_id: Any) -> Message:
 
 def mute(user: Any, muted: Any) -> None:
     if muted is None or muted.pk == user.pk:
-        raise ChatError("You cannot mute yourself.")
+        raise ChatError(_("You cannot mute yourself."))
     Mute.objects.get_or_create(user=user, muted=muted)
 
 
@@ -177,10 +183,10 @@ def muted_ids(user: Any) -> set[int]:
 
 def report(user: Any, message: Message, reason: str) -> Report:
     if message.author_id == user.pk:
-        raise ChatError("You cannot report your own message.")
+        raise ChatError(_("You cannot report your own message."))
     if message.is_deleted:
-        raise Conflict("That message was deleted.")
-    report, _ = Report.objects.get_or_create(
+        raise Conflict(_("That message was deleted."))
+    report, _created = Report.objects.get_or_create(
         message=message, reporter=user, defaults={"reason": reason, "text": message.text}
     )
     return report

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chat import services
@@ -103,7 +104,7 @@ def mute(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
         message = services.message_in(game, message_id)
         services.mute(request.user, message.author)
 
-    return _act(request, pk, run, "Muted: their messages are collapsed everywhere.")
+    return _act(request, pk, run, _("Muted: their messages are collapsed everywhere."))
 
 
 @login_required
@@ -120,7 +121,7 @@ def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
             return _thread_response(request, game)
         return redirect(_game_anchor(game))
     if name is not None:
-        messages.success(request, f"{name.public_name} is no longer muted.")
+        messages.success(request, _("%(name)s is no longer muted.") % {"name": name.public_name})
     return redirect("notification_settings:page")
 
 
@@ -139,7 +140,7 @@ def report(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, "Thank you: the moderators will look at that message.")
+            messages.success(request, _("Thank you: the moderators will look at that message."))
             return redirect(_game_anchor(game))
     status = 400 if form.errors else 200
     context = {"game": game, "message": message, "form": form}

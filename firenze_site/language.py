@@ -19,6 +19,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.functional import lazy
 
 SUPPORTED = frozenset(code for code, _ in settings.LANGUAGES)
 
@@ -70,3 +71,16 @@ class LanguageMiddleware:
                 translation.activate(preferred)
                 request.LANGUAGE_CODE = preferred
         return None
+
+
+def _percent(message: str, params: dict) -> str:
+    return str(message) % params
+
+
+_lazy_percent = lazy(_percent, str)
+
+
+def lazy_percent(message, **params):
+    """``gettext_lazy("at most %(n)s") % {...}`` that stays lazy: for module-level messages
+    with numbers in them, worded in the language active when they are shown."""
+    return _lazy_percent(message, params)

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.clock import schedule_turn
 from games.errors import IllegalMove
@@ -39,22 +40,23 @@ def days_used(user: Any, year: int) -> int:
 def add_absence(user: Any, first_day: date, last_day: date) -> Absence:
     today = timezone.localdate()
     if first_day < today:
-        raise IllegalMove("An absence cannot start in the past.")
+        raise IllegalMove(_("An absence cannot start in the past."))
     if last_day < first_day:
-        raise IllegalMove("The last day must not be before the first day.")
+        raise IllegalMove(_("The last day must not be before the first day."))
     starts, ends = _midnight(first_day), _midnight(last_day + timedelta(days=1))
     with transaction.atomic():
         if Absence.objects.filter(user=user, starts__lt=ends, ends__gt=starts).exists():
-            raise IllegalMove("That overlaps an absence you already have.")
+            raise IllegalMove(_("That overlaps an absence you already have."))
         for year in range(first_day.year, last_day.year + 1):
             year_start = max(first_day, date(year, 1, 1))
             year_end = min(last_day, date(year, 12, 31))
             wanted = (year_end - year_start).days + 1
             left = max_days() - days_used(user, year)
             if wanted > left:
-                raise IllegalMove(
-                    f"You have {left} days of absence left in {year}; this would take {wanted}."
+                text = _(
+                    "You have %(left)s days of absence left in %(year)s; this would take %(n)s."
                 )
+                raise IllegalMove(text % {"left": left, "year": year, "n": wanted})
         absence = Absence.objects.create(user=user, starts=starts, ends=ends)
         reschedule_games_of(user)
     return absence
@@ -66,7 +68,7 @@ def end_absence(user: Any, absence_id: int) -> None:
     with transaction.atomic():
         absence = Absence.objects.filter(user=user, pk=absence_id, ends__gt=now).first()
         if absence is None:
-            raise IllegalMove("There is no such absence to cancel.")
+            raise IllegalMove(_("There is no such absence to cancel."))
         if absence.starts >= now:
             absence.delete()
         else:

@@ -16,16 +16,19 @@ from typing import Any
 
 from django import forms
 from django.core.validators import validate_email
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from firenze_site.language import lazy_percent
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
 from games.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 
 LIMIT_CHOICES = [(str(int(limit.total_seconds())), text) for limit, text in TIME_LIMITS]
 PLACEMENTS = [
-    ("recommended", "Recommended: at most 2 per tower, 2 or 3 of them on levels 3 and 4"),
-    ("random", "Random: on any free commission"),
-    ("dead_color", "Dead colour: all six commissions of one random colour are covered"),
+    ("recommended", _("Recommended: at most 2 per tower, 2 or 3 of them on levels 3 and 4")),
+    ("random", _("Random: on any free commission")),
+    ("dead_color", _("Dead colour: all six commissions of one random colour are covered")),
 ]
 
 
@@ -33,61 +36,69 @@ def clean_game_name(value: str) -> str:
     """Printable text on one line: NFKC, no control or format characters, single spaces."""
     value = unicodedata.normalize("NFKC", value or "")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in value):
-        raise forms.ValidationError("Use letters, digits, spaces and punctuation only.")
+        raise forms.ValidationError(_("Use letters, digits, spaces and punctuation only."))
     return re.sub(r"\s+", " ", value).strip()
 
 
 class CreateGameForm(forms.Form):
     name = forms.CharField(
-        label="Name (optional)",
+        label=_("Name (optional)"),
         max_length=GAME_NAME_MAX_LENGTH,
         required=False,
-        help_text="Shown instead of the game's number, e.g. “Friday towers”.",
+        help_text=_("Shown instead of the game's number, e.g. “Friday towers”."),
     )
     num_players = forms.TypedChoiceField(
-        label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=3
+        label=_("Players"), choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=3
     )
     campanile = forms.BooleanField(
-        label="Play with the Campanile card",
+        label=_("Play with the Campanile card"),
         required=False,
         initial=False,
-        help_text="Once someone takes it, every player must first build a white bell tower of "
-        "exactly 3 levels and seal the Campanile before fulfilling anything else. The rulebook "
-        "leaves it out of a first game.",
+        help_text=_(
+            "Once someone takes it, every player must first build a white bell tower of "
+            "exactly 3 levels and seal the Campanile before fulfilling anything else. The "
+            "rulebook leaves it out of a first game."
+        ),
     )
     neutral_seals = forms.IntegerField(
-        label="Neutral seals",
+        label=_("Neutral seals"),
         min_value=0,
         max_value=NEUTRAL_SEALS_MAX,
         initial=NEUTRAL_SEALS_DEFAULT,
-        help_text=f"Grey seals that block commissions from the start (0 to {NEUTRAL_SEALS_MAX}"
-        f"; {NEUTRAL_SEALS_DEFAULT} as in the rulebook). More seals, fewer commissions to race "
-        "for. Ignored with the dead colour placement.",
+        help_text=lazy_percent(
+            _(
+                "Grey seals that block commissions from the start (0 to %(max)s; %(default)s as "
+                "in the rulebook). More seals, fewer commissions to race for. Ignored with the "
+                "dead colour placement."
+            ),
+            max=NEUTRAL_SEALS_MAX,
+            default=NEUTRAL_SEALS_DEFAULT,
+        ),
     )
     seal_placement = forms.ChoiceField(
-        label="Seal placement",
+        label=_("Seal placement"),
         choices=PLACEMENTS,
         initial="recommended",
         widget=forms.RadioSelect,
-        help_text="Where the neutral seals go before the first turn; never on a balcony.",
+        help_text=_("Where the neutral seals go before the first turn; never on a balcony."),
     )
     time_limit = forms.ChoiceField(
-        label="Time per turn",
+        label=_("Time per turn"),
         choices=LIMIT_CHOICES,
         initial=str(3 * 86400),
-        help_text="After that the bot plays the turn; the clock stops while a player is away.",
+        help_text=_("After that the bot plays the turn; the clock stops while a player is away."),
     )
     is_public = forms.TypedChoiceField(
-        label="Who may join",
-        choices=[("1", "Anyone (listed in the lobby)"), ("0", "Invited players only")],
+        label=_("Who may join"),
+        choices=[("1", _("Anyone (listed in the lobby)")), ("0", _("Invited players only"))],
         coerce=lambda v: v == "1",
         initial="1",
     )
     auto_start = forms.BooleanField(
-        label="Start as soon as every seat is taken",
+        label=_("Start as soon as every seat is taken"),
         required=False,
         initial=True,
-        help_text="Otherwise you get an email when the table is full, and start it yourself.",
+        help_text=_("Otherwise you get an email when the table is full, and start it yourself."),
     )
 
     def clean_name(self) -> str:
@@ -106,7 +117,7 @@ class InviteForm(forms.Form):
     """A display name, or an email address (anything with an @)."""
 
     display_name = forms.CharField(
-        label="Display name or email address",
+        label=_("Display name or email address"),
         max_length=254,
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
@@ -125,15 +136,16 @@ class InviteForm(forms.Form):
 
 class ResignForm(forms.Form):
     confirm = forms.BooleanField(
-        label="Yes, I resign this game", error_messages={"required": "Tick the box to resign."}
+        label=_("Yes, I resign this game"),
+        error_messages={"required": _("Tick the box to resign.")},
     )
 
 
 # --- moves --------------------------------------------------------------------------------
 
-MOVE_NOT_READ = "The move could not be read; reload the page and try again."
-VERSION_MISSING = "The move has no version; reload the page and try again."
-VERSION_NOT_READ = "The move's version could not be read; reload the page and try again."
+MOVE_NOT_READ = _("The move could not be read; reload the page and try again.")
+VERSION_MISSING = _("The move has no version; reload the page and try again.")
+VERSION_NOT_READ = _("The move's version could not be read; reload the page and try again.")
 # A legal action is a flat object of a few short values: room to spare, but bounded.
 MAX_ACTION_LENGTH = 1000
 MAX_ACTION_DEPTH = 4
@@ -231,10 +243,10 @@ ABSENCE_HORIZON = timedelta(days=2 * 365)
 
 class AbsenceForm(forms.Form):
     first_day = forms.DateField(
-        label="First day away", widget=forms.DateInput(attrs={"type": "date"})
+        label=_("First day away"), widget=forms.DateInput(attrs={"type": "date"})
     )
     last_day = forms.DateField(
-        label="Last day away", widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Last day away"), widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def clean(self) -> dict[str, Any]:
@@ -243,7 +255,9 @@ class AbsenceForm(forms.Form):
         for name in ("first_day", "last_day"):
             day: date | None = data.get(name)
             if day is not None and day > latest:
-                self.add_error(name, f"Choose a day before {latest:%-d %B %Y} (two years ahead).")
+                text = gettext("Choose a day before %(day)s (two years ahead).")
+                day_text = dateformat.format(latest, gettext("j F Y"))
+                self.add_error(name, text % {"day": day_text})
         return data
 
 
@@ -252,9 +266,9 @@ class CancelAbsenceForm(forms.Form):
         min_value=1,
         max_value=2**63 - 1,
         error_messages={
-            "required": "Say which absence to cancel.",
-            "invalid": "There is no such absence to cancel.",
-            "min_value": "There is no such absence to cancel.",
-            "max_value": "There is no such absence to cancel.",
+            "required": _("Say which absence to cancel."),
+            "invalid": _("There is no such absence to cancel."),
+            "min_value": _("There is no such absence to cancel."),
+            "max_value": _("There is no such absence to cancel."),
         },
     )

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.rules import format_line
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
@@ -84,7 +86,7 @@ def log_turns(
         lines = [(format_line(line, names), line) for line in move.log]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
-            final = LogTurn(turn=None, name="Final scoring", when=move.created)
+            final = LogTurn(turn=None, name=gettext("Final scoring"), when=move.created)
             final.lines = [LogLine("", text, raw=raw) for text, raw in lines[1:]]
             turns.append(final)
             continue
@@ -118,8 +120,8 @@ def resignation_notes(
     for seat in resigned:
         name = names[seat.number]
         if ended and seat is resigned[-1]:
-            text = f"{name} resigned, which ends the game."
+            text = gettext("%(name)s resigned, which ends the game.") % {"name": name}
         else:
-            text = f"{name} resigned; a bot plays the seat from here on."
+            text = gettext("%(name)s resigned; a bot plays the seat from here on.") % {"name": name}
         notes.setdefault(seat.resigned_step, []).append(text)
     return notes

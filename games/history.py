@@ -20,6 +20,8 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.forms import DISPLAY_NAME_MAX_LENGTH
 from games.listing import listed_games
@@ -32,32 +34,41 @@ _PAGE_NUMBER = re.compile(r"[0-9]{1,7}")
 
 
 class HistoryFilters(forms.Form):
-    player = forms.CharField(label="Player", max_length=24, required=False)
+    player = forms.CharField(label=gettext_lazy("Player"), max_length=24, required=False)
     players = forms.TypedChoiceField(
-        label="Players",
-        choices=[("", "Any number"), ("2", "2 players"), ("3", "3 players"), ("4", "4 players")],
+        label=gettext_lazy("Players"),
+        choices=[
+            ("", gettext_lazy("Any number")),
+            ("2", gettext_lazy("2 players")),
+            ("3", gettext_lazy("3 players")),
+            ("4", gettext_lazy("4 players")),
+        ],
         coerce=int,
         empty_value=None,
         required=False,
     )
     since = forms.DateField(
-        label="From",
+        label=gettext_lazy("From"),
         required=False,
         validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     until = forms.DateField(
-        label="To",
+        label=gettext_lazy("To"),
         required=False,
         validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
         widget=forms.DateInput(attrs={"type": "date"}),
     )
     campanile = forms.ChoiceField(
         label="Campanile",
-        choices=[("", "With or without"), ("on", "With the Campanile"), ("off", "Without")],
+        choices=[
+            ("", gettext_lazy("With or without")),
+            ("on", gettext_lazy("With the Campanile")),
+            ("off", gettext_lazy("Without")),
+        ],
         required=False,
     )
-    mine = forms.BooleanField(label="Only games I played", required=False)
+    mine = forms.BooleanField(label=gettext_lazy("Only games I played"), required=False)
 
 
 @dataclass
@@ -164,12 +175,14 @@ def read_filters(params: Any, viewer: Any) -> tuple[HistoryFilters, dict[str, An
     notes = []
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else name
-        notes.append(f"The “{label}” filter was ignored: {' '.join(errors)}")
+        text = _("The “%(label)s” filter was ignored: %(errors)s")
+        notes.append(text % {"label": label, "errors": " ".join(errors)})
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "", False)}
     if "player" in data:
         player = find_player(data["player"])
         if player is None:
-            notes.append(f"There is no player called “{data['player']}”; that filter was ignored.")
+            text = _("There is no player called “%(name)s”; that filter was ignored.")
+            notes.append(text % {"name": data["player"]})
             del data["player"]
         else:
             data["player"] = player
@@ -240,14 +253,16 @@ def list_page(rows: QuerySet, number: int, notes: list[str]) -> ListPage:
         last = max(1, -(-counted // PER_PAGE))
         if number > last:
             if counted:
-                notes.append(f"There are only {last} pages; here is the last one.")
+                notes.append(
+                    _("There are only %(last)s pages; here is the last one.") % {"last": last}
+                )
             number = last
     start = (number - 1) * PER_PAGE
     ids = list(rows[start : start + PER_PAGE + 1])
     if capped and not ids and number > 1:  # past the end of a list too long to count
         counted, capped = rows.count(), False
         number = max(1, -(-counted // PER_PAGE))
-        notes.append(f"There are only {number} pages; here is the last one.")
+        notes.append(_("There are only %(last)s pages; here is the last one.") % {"last": number})
         start = (number - 1) * PER_PAGE
         ids = list(rows[start : start + PER_PAGE + 1])
     return ListPage(number, ids[:PER_PAGE], counted, capped, len(ids) > PER_PAGE)

@@ -12,16 +12,17 @@ from typing import Any
 
 from allauth.core import ratelimit
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameError
 
 MESSAGES = {
-    "create_game": "You have created many games in a short time; wait a while before the next.",
-    "invite": "You have sent many invitations in a short time; wait a while before the next.",
-    "invite_pair": "You have invited this player several times today; try again tomorrow.",
-    "move": "That is a lot of moves in a short time; wait a moment and try again.",
-    "away": "You have changed your absences many times in a short time; try again later.",
-    "profile": "You have changed your account many times in a short time; try again later.",
+    "create_game": _("You have created many games in a short time; wait a while before the next."),
+    "invite": _("You have sent many invitations in a short time; wait a while before the next."),
+    "invite_pair": _("You have invited this player several times today; try again tomorrow."),
+    "move": _("That is a lot of moves in a short time; wait a moment and try again."),
+    "away": _("You have changed your absences many times in a short time; try again later."),
+    "profile": _("You have changed your account many times in a short time; try again later."),
 }
 
 
@@ -32,4 +33,4 @@ class TooManyRequests(GameError):
 def check(request: HttpRequest, action: str, *, user: Any = None, key: str | None = None) -> None:
     """Count one ``action`` for the signed-in player (and ``key``); raise if over the limit."""
     if not ratelimit.consume(request, action=action, user=user or request.user, key=key):
-        raise TooManyRequests(MESSAGES[action])
+        raise TooManyRequests(str(MESSAGES[action]))

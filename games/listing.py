@@ -13,8 +13,9 @@ from functools import lru_cache
 from typing import Any
 
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext, pgettext
 
 from players.templatetags.players import player_link
 
@@ -38,11 +39,12 @@ def describe_options(options: dict[str, Any]) -> list[str]:
     placement = options.get("seal_placement", "recommended")
     labels = ["Campanile"] if options.get("campanile") else []
     if placement == "dead_color":
-        labels.append("dead-colour seals")
+        labels.append(gettext("dead-colour seals"))
     else:
         seals = options.get("neutral_seals", 0)
-        wording = {"recommended": "recommended", "random": "random"}.get(placement, placement)
-        labels.append(f"{seals} neutral seal{'s' if seals != 1 else ''}, {wording} placement")
+        count = ngettext("%(count)s neutral seal", "%(count)s neutral seals", seals)
+        wording = gettext("random placement" if placement == "random" else "recommended placement")
+        labels.append(f"{count % {'count': seals}}, {wording}")
     return labels
 
 
@@ -73,16 +75,23 @@ class ListedGame:
 
 def _days(record: Any) -> str:
     days = record.days
-    return f"{days} day{'s' if days != 1 else ''}" if days else "under a day"
+    if not days:
+        return gettext("under a day")
+    return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
 
 
 def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
     """Rows for records whose results (with their users) are already loaded."""
     highlight_id = getattr(highlight, "pk", None)
     rows = []
+    date_format = gettext("j M Y")
     for record in records:
         finished = timezone.localtime(record.finished_at)
-        meta = [f"{record.num_players} players", f"{record.turns} turns", _days(record)]
+        meta = [
+            gettext("%(count)s players") % {"count": record.num_players},
+            ngettext("%(count)s turn", "%(count)s turns", record.turns) % {"count": record.turns},
+            _days(record),
+        ]
         standings = []
         for result in record.results.all():
             css = (" won" if result.won else "") + (
@@ -101,20 +110,25 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                     resigned=result.resigned,
                 )
             )
-        unrated = "" if record.rated else ("imported" if record.imported else "unrated")
+        if record.rated:
+            unrated = ""
+        else:
+            unrated = (
+                pgettext("badge", "imported") if record.imported else pgettext("badge", "unrated")
+            )
         rows.append(
             ListedGame(
                 pk=str(record.pk),
                 url=url_with_id("games:detail", record.pk),
                 replay_url=url_with_id("games:replay", record.pk),
                 iso=finished.isoformat(),
-                date=f"{finished.day} {finished:%b %Y}",
+                date=dateformat.format(finished, date_format),
                 meta=" · ".join(meta + record.option_labels),
                 unrated=unrated,
                 unrated_why=(
-                    "Imported games are not rated"
+                    gettext("Imported games are not rated")
                     if record.imported
-                    else "Not rated: a bot played, or played most of a seat"
+                    else gettext("Not rated: a bot played, or played most of a seat")
                 ),
                 standings=standings,
             )

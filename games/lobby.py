@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
@@ -40,7 +41,7 @@ def create_game(
         raise IllegalMove(str(exc)) from None
     options = rules.to_dict(trial)["options"]  # stored with every default filled in
     if time_limit not in ALLOWED_LIMITS:
-        raise IllegalMove("Choose one of the offered time limits.")
+        raise IllegalMove(_("Choose one of the offered time limits."))
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
@@ -58,7 +59,7 @@ def create_game(
 def _lock_open(game: Game) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if not game.is_open:
-        raise Conflict("This game has already started or was cancelled.")
+        raise Conflict(_("This game has already started or was cancelled."))
     return game
 
 
@@ -71,17 +72,17 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
     with transaction.atomic():
         game = _lock_open(game)
         if game.seats.filter(user=user).exists():
-            raise Conflict("You already have a seat in this game.")
+            raise Conflict(_("You already have a seat in this game."))
         invited = game.invitations.filter(user=user).exists()
         if not (game.is_public or invited or token == game.invite_token):
-            raise NotAllowed("This game is by invitation only.")
+            raise NotAllowed(_("This game is by invitation only."))
         if _free_seats(game) <= 0:
-            raise Conflict("All seats of this game are taken.")
+            raise Conflict(_("All seats of this game are taken."))
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, user=user)
         except IntegrityError:
-            raise Conflict("You already have a seat in this game.") from None
+            raise Conflict(_("You already have a seat in this game.")) from None
         game.invitations.filter(user=user).delete()
         _when_full(game, by=user)
     if game.is_active:
@@ -93,9 +94,9 @@ def add_bot(game: Game, by: Any, bot: str = "greedy") -> Seat:
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
-            raise NotAllowed("Only the game's creator can seat a bot.")
+            raise NotAllowed(_("Only the game's creator can seat a bot."))
         if _free_seats(game) <= 0:
-            raise Conflict("All seats of this game are taken.")
+            raise Conflict(_("All seats of this game are taken."))
         taken = set(game.seats.exclude(bot="").values_list("bot_name", flat=True))
         bot_name = next(name for name in BOT_NAMES if name not in taken)
         seat = Seat.objects.create(game=game, bot=bot, bot_name=bot_name)
@@ -120,10 +121,10 @@ def remove_seat(game: Game, by: Any, seat_id: int) -> None:
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
-            raise NotAllowed("Only the game's creator can free a seat.")
+            raise NotAllowed(_("Only the game's creator can free a seat."))
         seat = game.seats.filter(pk=seat_id).exclude(user=game.creator).first()
         if seat is None:
-            raise IllegalMove("There is no such seat to free.")
+            raise IllegalMove(_("There is no such seat to free."))
         seat.delete()
 
 
@@ -131,26 +132,26 @@ def leave(game: Game, user: Any) -> None:
     with transaction.atomic():
         game = _lock_open(game)
         if user == game.creator:
-            raise NotAllowed("As the creator you can cancel the game instead of leaving it.")
-        deleted, _ = game.seats.filter(user=user).delete()
+            raise NotAllowed(_("As the creator you can cancel the game instead of leaving it."))
+        deleted, _counts = game.seats.filter(user=user).delete()
         if not deleted:
-            raise IllegalMove("You have no seat in this game.")
+            raise IllegalMove(_("You have no seat in this game."))
 
 
 def cancel(game: Game, by: Any) -> None:
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
-            raise NotAllowed("Only the game's creator can cancel it.")
+            raise NotAllowed(_("Only the game's creator can cancel it."))
         game.status = Game.Status.CANCELLED
         game.save(update_fields=["status", "updated"])
 
 
 def _check_can_invite(game: Game, by: Any) -> None:
     if by != game.creator:
-        raise NotAllowed("Only the game's creator can invite players.")
+        raise NotAllowed(_("Only the game's creator can invite players."))
     if _free_seats(game) <= 0:
-        raise Conflict("Every seat is taken; there is nobody left to invite.")
+        raise Conflict(_("Every seat is taken; there is nobody left to invite."))
 
 
 def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) -> Invitation:
@@ -166,7 +167,10 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
         if user is None:
             raise IllegalMove(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
-            raise Conflict(f"{user.public_name} already has a seat in this game.")
+            raise Conflict(
+                _("%(public_name)s already has a seat in this game.")
+                % {"public_name": user.public_name}
+            )
         invitation = Invitation.objects.filter(game=game, user=user).first()
         if invitation is not None:
             return invitation
@@ -237,9 +241,9 @@ def start(game: Game, by: Any) -> Game:
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
-            raise NotAllowed("Only the game's creator can start it.")
+            raise NotAllowed(_("Only the game's creator can start it."))
         if _free_seats(game) > 0:
-            raise Conflict("Every seat must be taken before the game can start.")
+            raise Conflict(_("Every seat must be taken before the game can start."))
         _deal(game)
     queue_bots(game)
     return game
@@ -273,16 +277,16 @@ def reclaim_seat(game: Game, user: Any) -> None:
         game = Game.objects.select_for_update().get(pk=game.pk)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
-            raise NotInGame("You have no seat in this game to take back.")
+            raise NotInGame(_("You have no seat in this game to take back."))
         if not game.is_active:
-            raise Conflict("This game is not in progress.")
+            raise Conflict(_("This game is not in progress."))
         if seat.resigned_at is not None:
-            raise Conflict("You resigned this game: the bot plays your seat to the end.")
+            raise Conflict(_("You resigned this game: the bot plays your seat to the end."))
         updated = game.seats.filter(pk=seat.pk, autopilot=True).update(
             autopilot=False, timeouts_in_row=0
         )
         if not updated:
-            raise Conflict("The bot is not playing for you: your seat is already yours.")
+            raise Conflict(_("The bot is not playing for you: your seat is already yours."))
         if updated and game.is_active:
             schedule_turn(game, game.turn_started_at or timezone.now())
             game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])

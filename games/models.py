@@ -15,25 +15,33 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import rules
 
 log = logging.getLogger(__name__)
 
 TIME_LIMITS = [
-    (timedelta(hours=12), "12 hours"),
-    (timedelta(days=1), "1 day"),
-    (timedelta(days=2), "2 days"),
-    (timedelta(days=3), "3 days"),
-    (timedelta(days=7), "7 days"),
-    (timedelta(days=14), "14 days"),
+    (timedelta(hours=12), _("12 hours")),
+    (timedelta(days=1), _("1 day")),
+    (timedelta(days=2), _("2 days")),
+    (timedelta(days=3), _("3 days")),
+    (timedelta(days=7), _("7 days")),
+    (timedelta(days=14), _("14 days")),
 ]
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
 # Bots are named after Florentines: distinct in a game, readable in a log, and with distinct
 # initials so their seals (BL, BC, BF) tell them apart.
 BOT_NAMES = ["Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"]
 GAME_NAME_MAX_LENGTH = 60
-FORMER_PLAYER = "Former player"  # the seat of a player who deleted their account
+FORMER_PLAYER = _("Former player")  # the seat of a player who deleted their account
+
+
+def time_limit_label(limit: timedelta) -> str:
+    """A turn's time limit in words, in the active language ("3 days", "3 Tage")."""
+    label = dict(TIME_LIMITS).get(limit)
+    return str(label) if label is not None else str(limit)
 
 
 def new_token() -> str:
@@ -46,10 +54,10 @@ def new_seed() -> int:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In progress")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
 
     # Null once the creator deleted their account: the game stays for the other players.
     creator = models.ForeignKey(
@@ -106,11 +114,11 @@ class Game(models.Model):
     @property
     def title(self) -> str:
         """The game's name if it has one, else its number."""
-        return self.name or f"Game {self.pk}"
+        return self.name or gettext("Game %(number)s") % {"number": self.pk}
 
     @property
     def time_limit_label(self) -> str:
-        return dict(TIME_LIMITS).get(self.time_limit, str(self.time_limit))
+        return time_limit_label(self.time_limit)
 
     # --- engine state -----------------------------------------------------------------------
 
@@ -228,17 +236,19 @@ class Seat(models.Model):
     @property
     def name(self) -> str:
         if self.former_player:
-            return FORMER_PLAYER
+            return str(FORMER_PLAYER)
         if self.is_bot:
-            return f"Bot {self.bot_name or self.bot.capitalize()}"
-        return self.user.public_name if self.user else "Open seat"
+            return gettext("Bot %(name)s") % {"name": self.bot_name or self.bot.capitalize()}
+        return self.user.public_name if self.user else gettext("Open seat")
 
     @property
     def label(self) -> str:
         if self.has_resigned:
-            return f"{self.name} (resigned, bot playing)"
+            return gettext("%(name)s (resigned, bot playing)") % {"name": self.name}
         bot_plays = self.autopilot or (self.former_player and self.is_bot)
-        return f"{self.name} (bot playing)" if bot_plays else self.name
+        if bot_plays:
+            return gettext("%(name)s (bot playing)") % {"name": self.name}
+        return self.name
 
 
 class Invitation(models.Model):

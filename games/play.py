@@ -15,6 +15,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games import announce, rules
 from games.errors import Conflict, IllegalMove, NotInGame
@@ -25,13 +27,15 @@ from players.results import record_game_end
 log = logging.getLogger(__name__)
 
 BOTS = {"greedy": bots.greedy}
-STALE = "The game has moved on since you loaded it; the board now shows the current position."
+STALE = gettext_lazy(
+    "The game has moved on since you loaded it; the board now shows the current position."
+)
 
 
 def _seat_number(game: Game, user: Any) -> int:
     """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
     if not getattr(user, "is_authenticated", False):
-        raise NotInGame("Sign in to play.")
+        raise NotInGame(_("Sign in to play."))
     seats = list(
         game.seats.values_list(
             "number", "user_id", "bot", "autopilot", "timeouts_in_row", "resigned_at"
@@ -42,21 +46,21 @@ def _seat_number(game: Game, user: Any) -> int:
     game.seat_rows = {number: rest for number, *rest in seats}
     mine = next((row for row in seats if row[1] == user.pk), None)
     if mine is None:
-        raise NotInGame("You are not playing in this game.")
+        raise NotInGame(_("You are not playing in this game."))
     if mine[5] is not None:
-        raise Conflict("You resigned this game; a bot plays your seat.")
+        raise Conflict(_("You resigned this game; a bot plays your seat."))
     return mine[0]
 
 
 def _check_can_act(game: Game, seat: int, version: int | None) -> None:
     if game.is_finished:
-        raise Conflict("This game is over; no more moves can be made.")
+        raise Conflict(_("This game is over; no more moves can be made."))
     if not game.is_active:
-        raise Conflict("This game has not started yet.")
+        raise Conflict(_("This game has not started yet."))
     if version is not None and version != game.version:
-        raise Conflict(STALE)
+        raise Conflict(str(STALE))
     if game.acting_seat != seat:
-        raise Conflict("It is not your turn.")
+        raise Conflict(_("It is not your turn."))
 
 
 def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Game:
@@ -85,7 +89,9 @@ def undo_move(game_id: int, user: Any, version: int | None) -> Game:
         seat = _seat_number(game, user)
         _check_can_act(game, seat, version)
         if not rules.can_undo(game.load_state()):
-            raise Conflict("That step cannot be taken back: something hidden or random followed.")
+            raise Conflict(
+                _("That step cannot be taken back: something hidden or random followed.")
+            )
         actions = list(game.moves.order_by("seq").values_list("action", flat=True))
         state = game.replayed_state(actions[:-1])
         game.moves.filter(seq=len(actions)).delete()
@@ -125,7 +131,7 @@ def record_move(
             timeout=timeout,
         )
     except IntegrityError:
-        raise Conflict(STALE) from None
+        raise Conflict(str(STALE)) from None
     _save(game, new_state, turn_passed=turn_passed)
     if rules.is_over(new_state):
         # The history's record and the ratings change in this same transaction.
@@ -151,7 +157,7 @@ def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
         next_reminder_at=game.next_reminder_at,
     )
     if updated != 1:
-        raise Conflict(STALE)
+        raise Conflict(str(STALE))
     game.version = old_version + 1
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from games import rules
 from games.models import Game, Move, Seat
@@ -110,14 +111,16 @@ def _asked_step(replay: Replay, params: Any) -> int:
         number = read_number(turn)
         if number is None or not 1 <= number <= replay.turns:
             replay.notes.append(
-                f"There is no turn {turn[:12]}: turns run from 1 to {replay.turns}."
+                gettext("There is no turn %(turn)s: turns run from 1 to %(last)s.")
+                % {"turn": turn[:12], "last": replay.turns}
             )
             return 0
         return replay.turn_starts[number - 1]
     if step not in (None, ""):
         number = read_number(step)
         if number is None or number > replay.last:
-            replay.notes.append(f"There is no step {step[:12]}: steps run from 0 to {replay.last}.")
+            text = gettext("There is no step %(step)s: steps run from 0 to %(last)s.")
+            replay.notes.append(text % {"step": step[:12], "last": replay.last})
             return 0
         return number
     return 0

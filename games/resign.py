@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import announce
 from games.clock import schedule_turn
@@ -37,11 +38,11 @@ def resign(game_id: int, user: Any) -> Game:
         seats = list(game.seats.select_related("user"))
         mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
         if mine is None:
-            raise NotInGame("You are not playing in this game.")
+            raise NotInGame(_("You are not playing in this game."))
         if not game.is_active:
-            raise Conflict("Only a game in progress can be resigned.")
+            raise Conflict(_("Only a game in progress can be resigned."))
         if mine.has_resigned:
-            raise Conflict("You have already resigned this game.")
+            raise Conflict(_("You have already resigned this game."))
         now = timezone.now()
         mine.resigned_at = now
         mine.resigned_step = game.load_state().step

@@ -15,12 +15,13 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Prefetch, Subquery
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
@@ -42,6 +43,7 @@ from games.models import Absence, Game, Invitation, Move, Seat
 from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
+from games.wording import in_sentence
 
 WATCH_GAMES = 10
 
@@ -88,10 +90,12 @@ def rules_page(request: HttpRequest) -> HttpResponse:
 def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True) -> Game:
     """The game if this user may look at it: public games, or ones they sit in or are invited to."""
     games = Game.objects.all() if with_state else Game.objects.defer("state")
-    game = get_object_or_404(games, pk=pk)
+    game = games.filter(pk=pk).first()
+    if game is None:
+        raise Http404(_("No such game."))
     if game.is_public or _may_see_private(request, game):
         return game
-    raise Http404("No such game.")
+    raise Http404(_("No such game."))
 
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
@@ -260,20 +264,22 @@ def _lobby_action(
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     token = _posted_token(request) or None
     return _lobby_action(
-        request, pk, lambda g: lobby.join(g, request.user, token=token), "You took a seat."
+        request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
     )
 
 
 @login_required
 @require_POST
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.leave(g, request.user), "You left the game.")
+    return _lobby_action(
+        request, pk, lambda g: lobby.leave(g, request.user), _("You left the game.")
+    )
 
 
 @login_required
 @require_POST
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), "Game cancelled.")
+    return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), _("Game cancelled."))
 
 
 @login_required
@@ -314,7 +320,9 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                     request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
                 ),
             )
-            confirmation.append(f"An invitation is on its way to {form.email}.")
+            confirmation.append(
+                _("An invitation is on its way to %(email)s.") % {"email": form.email}
+            )
         else:
             invitation = lobby.invite(
                 game,
@@ -324,7 +332,9 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                     request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
                 ),
             )
-            confirmation.append(f"{invitation.user.public_name} is invited.")
+            confirmation.append(
+                _("%(public_name)s is invited.") % {"public_name": invitation.user.public_name}
+            )
 
     return _lobby_action(request, pk, run, confirmation)
 
@@ -336,7 +346,9 @@ def _invitee_key(invitee: Any) -> str:
 
 @require_GET
 def invite_link(request: HttpRequest, token: str) -> HttpResponse:
-    game = get_object_or_404(Game, invite_token=token)
+    game = Game.objects.filter(invite_token=token).first()
+    if game is None:
+        raise Http404(_("This invite link does not lead to a game."))
     return redirect(f"{game_url(game)}?token={token}")
 
 
@@ -379,9 +391,10 @@ LOG_CACHE_SECONDS = 3600
 
 def _log_key(game: Game, whole: bool) -> str:
     """The drawn log is the same for everyone at a version, but for the time zone its times
-    are written in."""
+    are written in, and the language."""
     zone = timezone.get_current_timezone_name()
-    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}"
+    language = translation.get_language()
+    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"
 
 
 def _last_day(ends: Any) -> Any:
@@ -393,12 +406,18 @@ def _last_day(ends: Any) -> Any:
 def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
     """The browser tab's title; it follows the game on every refresh."""
     if game.is_finished:
-        return f"{game.title}: game over · Firenze"
+        return _("%(title)s: game over · Firenze") % {"title": game.title}
     if game.is_open or game.status == Game.Status.CANCELLED:
-        return f"{game.title}: {game.get_status_display().lower()} · Firenze"
+        return _("%(title)s: %(status)s · Firenze") % {
+            "title": game.title,
+            "status": in_sentence(game.get_status_display()),
+        }
     if my_turn:
-        return f"(Your turn) {game.title} · Firenze"
-    return f"{game.title}: {acting_name} to play · Firenze"
+        return _("(Your turn) %(title)s · Firenze") % {"title": game.title}
+    return _("%(title)s: %(acting_name)s to play · Firenze") % {
+        "title": game.title,
+        "acting_name": acting_name,
+    }
 
 
 def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) -> None:
@@ -529,7 +548,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
             pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
         )
     except Game.DoesNotExist:
-        raise Http404("No such game.") from None
+        raise Http404(_("No such game.")) from None
     except GameError as exc:
         return _refuse(request, _get_game_for_user(request, pk), exc)
     if request.htmx:
@@ -569,10 +588,10 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
         .first()
     )
     if row is None:
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     version_now, chat_now, is_public, invite_token = row
     if not is_public and not _may_see_private_game(request, pk, invite_token):
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     seen, seen_chat = request.GET.get("v"), request.GET.get("c")
     if seen == str(version_now) and seen_chat in (None, str(chat_now)):
         return HttpResponse(status=204)
@@ -596,7 +615,7 @@ def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         lambda g: lobby.reclaim_seat(g, request.user),
-        "Your seat is yours again; the bot has stopped playing for you.",
+        _("Your seat is yours again; the bot has stopped playing for you."),
     )
 
 
@@ -608,7 +627,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     if seat is None:
         raise PermissionDenied("You are not playing in this game.")
     if not game.is_active or seat.has_resigned:
-        messages.error(request, "Only a player of a game in progress can resign it.")
+        messages.error(request, _("Only a player of a game in progress can resign it."))
         return redirect(game_url(game))
     form = ResignForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -617,7 +636,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
         except GameError as exc:
             messages.error(request, exc.message)
         else:
-            messages.success(request, "You resigned this game.")
+            messages.success(request, _("You resigned this game."))
         return redirect(game_url(game))
     staying = game.seats.filter(resigned_at=None).exclude(pk=seat.pk)
     people = staying.filter(bot="").exists()
@@ -625,7 +644,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "form": form,
         "ends_game": staying.count() <= 1 or not people,
-        "page_title": f"Resign {game.title} · Firenze",
+        "page_title": _("Resign %(title)s · Firenze") % {"title": game.title},
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)
 
@@ -645,12 +664,12 @@ def away(request: HttpRequest) -> HttpResponse:
                 if not cancel.is_valid():
                     raise IllegalMove(cancel.errors["cancel"][0])
                 absence_rules.end_absence(request.user, cancel.cleaned_data["cancel"])
-                messages.success(request, "Absence cancelled.")
+                messages.success(request, _("Absence cancelled."))
                 return redirect("games:away")
             if form.is_valid():
                 data = form.cleaned_data
                 absence_rules.add_absence(request.user, data["first_day"], data["last_day"])
-                messages.success(request, "Absence saved: your turn clocks pause while away.")
+                messages.success(request, _("Absence saved: your turn clocks pause while away."))
                 return redirect("games:away")
         except GameError as exc:
             if form.is_bound:

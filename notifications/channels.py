@@ -14,8 +14,9 @@ import logging
 from datetime import timedelta
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from firenze_site.language import language_of_user
 from notifications import outbox, preferences, push, safe_http, webhooks
 from notifications.models import Notification, PushSubscription, Webhook
 
@@ -85,10 +86,12 @@ def stale_reason(notification: Notification) -> str:
 def deliver(notification: Notification) -> str:
     """Send one claimed webhook or push row (called by delivery.deliver)."""
     try:
-        if notification.channel == Channel.WEBHOOK:
-            webhooks.deliver(notification)
-        else:
-            push.deliver(notification)
+        # Written in the player's language, whoever triggered it (like the emails).
+        with translation.override(language_of_user(notification.user)):
+            if notification.channel == Channel.WEBHOOK:
+                webhooks.deliver(notification)
+            else:
+                push.deliver(notification)
     except push.Gone as exc:
         outbox.finish(notification, Status.SKIPPED, str(exc))
         return Status.SKIPPED

@@ -22,11 +22,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from firenze_site.language import language_of_user
 from games import rules
-from games.models import TIME_LIMITS, Game, Move, Seat
+from games.models import Game, Move, Seat, time_limit_label
 from games.results import standings
+from games.wording import in_sentence
 from notifications import links, preferences
 from notifications.models import Notification
 
@@ -152,9 +155,10 @@ def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
         "profile_url": links.absolute(reverse("notification_settings:page")),
         "unsubscribe_url": links.unsubscribe_url(user, kind),
         "unsubscribe_label": (
-            f"Stop {preferences.KIND_LABELS[kind].lower()} emails"
+            _("Stop %(label_lower)s emails")
+            % {"label_lower": in_sentence(preferences.KIND_LABELS[kind])}
             if kind
-            else "Unsubscribe from all game emails"
+            else _("Unsubscribe from all game emails")
         ),
         "login_valid": links.login_validity(),
     }
@@ -173,7 +177,7 @@ def seat_names(seats: list[Seat]) -> list[str]:
 def join_names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def game_context(user: Any, game: Game) -> dict[str, Any]:
@@ -190,7 +194,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
         "opponents": join_names(others),
         "my_seat": mine.number if mine is not None else None,
         "deadline": game.deadline if game.is_active else None,
-        "time_limit": dict(TIME_LIMITS).get(game.time_limit, str(game.time_limit)),
+        "time_limit": time_limit_label(game.time_limit),
     }
 
 
@@ -289,7 +293,8 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
         for row in ranking
     ]
     won = [row.seat for row in ranking if row.winner]
-    winner_names = ["you" if seat == mine else context["names"][seat] for seat in sorted(won)]
+    you = pgettext("the winner", "you")
+    winner_names = [you if seat == mine else context["names"][seat] for seat in sorted(won)]
     resigned = [row.name for row in ranking if row.resigned]
     return {
         "results": results,
@@ -354,7 +359,7 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
         "game_title": game.title,
         "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
         "num_players": game.num_players,
-        "time_limit": dict(TIME_LIMITS).get(game.time_limit, str(game.time_limit)),
+        "time_limit": time_limit_label(game.time_limit),
         "players": seat_names(list(game.seats.select_related("user"))),
         "address": invitation.email,
     }

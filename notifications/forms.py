@@ -8,15 +8,17 @@ import binascii
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
+from games.wording import in_sentence
 from notifications import preferences, safe_http
 from notifications.models import Notification, Webhook
 
 Channel = Notification.Channel
 Setting = preferences.Setting
 TURN_TIMING = [
-    (Setting.ON, "One email per turn, right away"),
-    (Setting.DAILY, "One daily digest of all my turns"),
+    (Setting.ON, _("One email per turn, right away")),
+    (Setting.DAILY, _("One daily digest of all my turns")),
 ]
 
 
@@ -28,7 +30,7 @@ class PreferencesForm(forms.Form):
     """The table: one checkbox per kind and channel, and how turn emails arrive."""
 
     turn_email_timing = forms.ChoiceField(
-        label="Your-turn emails", choices=TURN_TIMING, widget=forms.RadioSelect
+        label=_("Your-turn emails"), choices=TURN_TIMING, widget=forms.RadioSelect
     )
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
@@ -38,10 +40,11 @@ class PreferencesForm(forms.Form):
         initial["turn_email_timing"] = Setting.DAILY if timing == Setting.DAILY else Setting.ON
         kwargs.setdefault("initial", initial)
         super().__init__(*args, **kwargs)
-        for kind, label, _ in preferences.KINDS:
+        for kind, label, _help in preferences.KINDS:
             for channel, channel_label in preferences.CHANNELS:
+                words = {"kind": label, "channel": in_sentence(channel_label)}
                 self.fields[cell_name(kind, channel)] = forms.BooleanField(
-                    required=False, label=f"{label} by {channel_label.lower()}"
+                    required=False, label=_("%(kind)s by %(channel)s") % words
                 )
 
     def rows(self) -> list[dict[str, Any]]:
@@ -59,8 +62,8 @@ class PreferencesForm(forms.Form):
     def cells(self) -> dict[tuple[str, str], str]:
         data = self.cleaned_data
         cells = {}
-        for kind, _, _ in preferences.KINDS:
-            for channel, _ in preferences.CHANNELS:
+        for kind, _label, _help in preferences.KINDS:
+            for channel, _channel_label in preferences.CHANNELS:
                 cells[kind, channel] = Setting.ON if data[cell_name(kind, channel)] else Setting.OFF
         turn = (preferences.YOUR_TURN, Channel.EMAIL)
         if cells[turn] == Setting.ON and data["turn_email_timing"] == Setting.DAILY:
@@ -70,13 +73,13 @@ class PreferencesForm(forms.Form):
 
 class WebhookForm(forms.Form):
     url = forms.URLField(
-        label="Webhook URL",
+        label=_("Webhook URL"),
         max_length=500,
         assume_scheme="https",
-        help_text="An https:// address: a Discord or Slack channel's webhook, or your own.",
+        help_text=_("An https:// address: a Discord or Slack channel's webhook, or your own."),
         widget=forms.URLInput(attrs={"placeholder": "https://discord.com/api/webhooks/…"}),
     )
-    format = forms.ChoiceField(label="Format", choices=Webhook.Format.choices)
+    format = forms.ChoiceField(label=_("Format"), choices=Webhook.Format.choices)
 
     def clean_url(self) -> str:
         url = self.cleaned_data["url"]

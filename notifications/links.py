@@ -20,6 +20,7 @@ from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import ngettext
 
 from notifications.models import LoginToken
 
@@ -85,8 +86,8 @@ def login_validity() -> str:
     hours = max(1, login_max_age() // 3600)
     if hours % 24 == 0:
         days = hours // 24
-        return f"{days} day{'s' if days != 1 else ''}"
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
 
 
 def account_fingerprint(user: Any) -> str:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from notifications import emails
 from notifications.models import Notification
@@ -43,7 +45,7 @@ def for_notification(notification: Notification) -> Notice:
         return Notice(
             notification.kind,
             "Firenze",
-            f"Test from Firenze: {name}'s notifications arrive here.",
+            _("Test from Firenze: %(name)s's notifications arrive here.") % {"name": name},
             f"{site}/",
             None,
             "",
@@ -54,89 +56,105 @@ def for_notification(notification: Notification) -> Notice:
     return Notice(notification.kind, title, text, context["game_url"], game.pk, title_of_game)
 
 
-def _with(context: dict[str, Any]) -> str:
-    return f" with {context['opponents']}" if context["opponents"] else ""
-
-
 def _time_left(context: dict[str, Any]) -> str:
     deadline = context.get("deadline")
-    return f" {timeuntil(deadline)} left to move." if deadline else ""
+    return " " + _("%(left)s left to move.") % {"left": timeuntil(deadline)} if deadline else ""
 
 
 def _your_turn(notification, context, name):
-    game = context["game_title"]
-    return (
-        f"Your turn in {game}",
-        f"{name}, it is your turn in {game}{_with(context)}.{_time_left(context)}",
-    )
+    words = {"name": name, "game": context["game_title"], "others": context["opponents"]}
+    if context["opponents"]:
+        text = _("%(name)s, it is your turn in %(game)s with %(others)s.") % words
+    else:
+        text = _("%(name)s, it is your turn in %(game)s.") % words
+    return _("Your turn in %(game)s") % words, text + _time_left(context)
 
 
 def _reminder(notification, context, name):
-    game = context["game_title"]
+    words = {"name": name, "game": context["game_title"]}
     return (
-        f"Reminder: your turn in {game}",
-        f"{name}, your time to move in {game} is running out.{_time_left(context)}",
+        _("Reminder: your turn in %(game)s") % words,
+        _("%(name)s, your time to move in %(game)s is running out.") % words + _time_left(context),
     )
 
 
 def _timed_out(notification, context, name):
-    game = context["game_title"]
-    text = f"{name}, your time ran out in {game}, so the bot played your turn."
+    words = {"name": name, "game": context["game_title"]}
+    text = _("%(name)s, your time ran out in %(game)s, so the bot played your turn.") % words
     if notification.context.get("autopilot"):
-        text += " The bot now plays all your turns until you take your seat back."
-    return f"Time ran out in {game}", text
+        text += " " + _("The bot now plays all your turns until you take your seat back.")
+    return _("Time ran out in %(game)s") % words, text
 
 
 def _game_over(notification, context, name):
     game = context["game_title"]
     result = emails.BUILDERS[Kind.GAME_OVER](notification, context)
+    resigned = _("(resigned)")
     scores = ", ".join(
-        f"{row['place']} {row['name']} {row['score']}" + (" (resigned)" if row["resigned"] else "")
+        f"{row['place']} {row['name']} {row['score']}" + (f" {resigned}" if row["resigned"] else "")
         for row in result["results"]
     )
-    winners = result["winners"].replace("you", name, 1) if result["you_won"] else result["winners"]
-    return f"{game} is over", f"{game} is over: {winners} won. Final scores: {scores}."
+    you = pgettext("the winner", "you")
+    winners = result["winners"].replace(you, name, 1) if result["you_won"] else result["winners"]
+    words = {"game": game, "winners": winners, "scores": scores}
+    return (
+        _("%(game)s is over") % words,
+        _("%(game)s is over: %(winners)s won. Final scores: %(scores)s.") % words,
+    )
 
 
 def _invited(notification, context, name):
-    game = context["game_title"]
     by = notification.context.get("by") or notification.game.creator.public_name
-    return f"Invitation to {game}", f"{by} invited {name} to {game}."
+    words = {"by": by, "name": name, "game": context["game_title"]}
+    return _("Invitation to %(game)s") % words, _("%(by)s invited %(name)s to %(game)s.") % words
 
 
 def _game_started(notification, context, name):
-    game = context["game_title"]
     state = notification.game.state or {}
     first = state.get("start_seat", notification.game.acting_seat)
     first_name = context["names"][first] if first is not None else ""
     you_first = first is not None and first == context["my_seat"]
-    who = "you go first" if you_first else f"{first_name} goes first"
-    return f"{game} has started", f"{name}, {game} has started{_with(context)}: {who}."
+    words = {
+        "name": name,
+        "game": context["game_title"],
+        "others": context["opponents"],
+        "first": first_name,
+    }
+    words["who"] = _("you go first") if you_first else _("%(first)s goes first") % words
+    if context["opponents"]:
+        text = _("%(name)s, %(game)s has started with %(others)s: %(who)s.") % words
+    else:
+        text = _("%(name)s, %(game)s has started: %(who)s.") % words
+    return _("%(game)s has started") % words, text
 
 
 def _table_full(notification, context, name):
-    game = context["game_title"]
-    players = ", ".join(context["players"])
+    words = {"name": name, "game": context["game_title"], "players": ", ".join(context["players"])}
     return (
-        f"Your table is full: {game}",
-        f"{name}, every seat of {game} is taken ({players}); start the game when you like.",
+        _("Your table is full: %(game)s") % words,
+        _("%(name)s, every seat of %(game)s is taken (%(players)s); start the game when you like.")
+        % words,
     )
 
 
 def _new_messages(notification, context, name):
     from chat.services import unread_messages
 
-    game = context["game_title"]
+    words = {"name": name, "game": context["game_title"]}
     messages = unread_messages(notification.game, notification.user)
     if not messages:
-        return f"New messages in {game}", f"{name}, there are new messages in {game}."
+        return (
+            _("New messages in %(game)s") % words,
+            _("%(name)s, there are new messages in %(game)s.") % words,
+        )
     last = messages[-1]
     quote = last.text if len(last.text) <= MAX_QUOTE else last.text[: MAX_QUOTE - 1] + "…"
-    more = f" ({len(messages)} new)" if len(messages) > 1 else ""
-    return (
-        f"New messages in {game}",
-        f"{name}, new messages in {game}{more}. {last.author_name}: “{quote}”",
-    )
+    words.update(author=last.author_name, quote=quote, count=len(messages))
+    if len(messages) > 1:
+        text = _("%(name)s, new messages in %(game)s (%(count)s new). %(author)s: “%(quote)s”")
+    else:
+        text = _("%(name)s, new messages in %(game)s. %(author)s: “%(quote)s”")
+    return _("New messages in %(game)s") % words, text % words
 
 
 BUILDERS = {

@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy, override
 
 from notifications.models import Notification, Preference
 
@@ -25,19 +27,31 @@ YOUR_TURN, REMINDER, TIMEOUT = "your_turn", "reminder", "timeout"
 GAME_OVER, NEW_MESSAGES, INVITATIONS = "game_over", "new_messages", "invitations"
 
 # The rows of the table, in the order the preferences page shows them.
-KINDS: list[tuple[str, str, str]] = [
-    (YOUR_TURN, "Your turn", "When a game waits for your move."),
-    (REMINDER, "Reminders", "When your time to move is running out."),
-    (TIMEOUT, "Timeouts", "When your time ran out and the bot moved for you."),
-    (GAME_OVER, "Game over", "The final scores of your games."),
-    (NEW_MESSAGES, "New messages", "Table talk while it is not your turn (at most hourly)."),
-    (INVITATIONS, "Invitations", "Invitations to a game, games that start, full tables."),
+KINDS: list[tuple[str, Promise, Promise]] = [
+    (YOUR_TURN, gettext_lazy("Your turn"), gettext_lazy("When a game waits for your move.")),
+    (REMINDER, gettext_lazy("Reminders"), gettext_lazy("When your time to move is running out.")),
+    (
+        TIMEOUT,
+        gettext_lazy("Timeouts"),
+        gettext_lazy("When your time ran out and the bot moved for you."),
+    ),
+    (GAME_OVER, gettext_lazy("Game over"), gettext_lazy("The final scores of your games.")),
+    (
+        NEW_MESSAGES,
+        gettext_lazy("New messages"),
+        gettext_lazy("Table talk while it is not your turn (at most hourly)."),
+    ),
+    (
+        INVITATIONS,
+        gettext_lazy("Invitations"),
+        gettext_lazy("Invitations to a game, games that start, full tables."),
+    ),
 ]
 KIND_LABELS = {kind: label for kind, label, _ in KINDS}
-CHANNELS: list[tuple[str, str]] = [
-    (Channel.EMAIL, "Email"),
-    (Channel.WEBHOOK, "Webhook"),
-    (Channel.PUSH, "Push"),
+CHANNELS: list[tuple[str, Promise]] = [
+    (Channel.EMAIL, gettext_lazy("Email")),
+    (Channel.WEBHOOK, gettext_lazy("Webhook")),
+    (Channel.PUSH, gettext_lazy("Push")),
 ]
 
 # What players get until they choose: everything but chat, which is opt-in.
@@ -118,7 +132,8 @@ def opt_out_reason(
     """Why the player does not want this (empty if they do), as the outbox records it."""
     if wants(user, notification_kind, channel, cells):
         return ""
-    label = KIND_LABELS[KIND_OF[notification_kind]].lower()
+    with override("en"):  # a record for the operator, not a page
+        label = str(KIND_LABELS[KIND_OF[notification_kind]]).lower()
     return f"switched off: {label} by {channel}"
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 TIMEOUT = 10.0
 MAX_REDIRECTS = 3
@@ -93,21 +94,21 @@ def check(url: str) -> Target:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise Refused("That is not a valid URL.") from None
+        raise Refused(_("That is not a valid URL.")) from None
     scheme = parts.scheme.lower()
     if scheme != "https" and not (scheme == "http" and _allow_http()):
-        raise Refused("Only https:// addresses are allowed.")
+        raise Refused(_("Only https:// addresses are allowed."))
     host = parts.hostname
     if not host:
-        raise Refused("The URL has no host name.")
+        raise Refused(_("The URL has no host name."))
     port = port or (443 if scheme == "https" else 80)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise Refused(f"The host {host} could not be found.") from None
+        raise Refused(_("The host %(host)s could not be found.") % {"host": host}) from None
     addresses = list(dict.fromkeys(info[4][0] for info in infos))
     if not addresses:
-        raise Refused(f"The host {host} could not be found.")
+        raise Refused(_("The host %(host)s could not be found.") % {"host": host})
     for address in addresses:
         if not allowed_address(address):
             raise Refused(
@@ -169,7 +170,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, timeout: float = TIM
     """POST ``body`` to ``url`` (after check()); follows 307/308 redirects to allowed URLs.
     Raises Refused, GiveUp or RetryLater; any HTTP status is returned to the caller."""
     headers = {"User-Agent": USER_AGENT, **headers, "Content-Length": str(len(body))}
-    for _ in range(MAX_REDIRECTS + 1):
+    for _attempt in range(MAX_REDIRECTS + 1):
         target = check(url)
         response = _request_once(target, body, headers, timeout)
         if response.status in (301, 302, 303, 307, 308):

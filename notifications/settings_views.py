@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import Mute
@@ -60,7 +61,7 @@ def save_preferences(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _page(request, 400, form=form)
     preferences.save(request.user, form.cells())
-    messages.success(request, "Your notification preferences are saved.")
+    messages.success(request, _("Your notification preferences are saved."))
     return redirect("notification_settings:page")
 
 
@@ -81,7 +82,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
             "disabled_at": None,
         },
     )
-    messages.success(request, "Webhook saved. Send a test to see it arrive.")
+    messages.success(request, _("Webhook saved. Send a test to see it arrive."))
     return redirect("notification_settings:page")
 
 
@@ -89,7 +90,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
 @require_POST
 def remove_webhook(request: HttpRequest) -> HttpResponse:
     Webhook.objects.filter(user=request.user).delete()
-    messages.success(request, "Webhook removed.")
+    messages.success(request, _("Webhook removed."))
     return redirect("notification_settings:page")
 
 
@@ -98,9 +99,9 @@ def remove_webhook(request: HttpRequest) -> HttpResponse:
 def test_webhook(request: HttpRequest) -> HttpResponse:
     webhook = Webhook.objects.filter(user=request.user).first()
     if webhook is None:
-        messages.error(request, "Save a webhook URL first.")
+        messages.error(request, _("Save a webhook URL first."))
     elif not webhook.active:
-        messages.error(request, "Your webhook is switched off: save it again to switch it on.")
+        messages.error(request, _("Your webhook is switched off: save it again to switch it on."))
     else:
         _report_test(request, channels.Channel.WEBHOOK, "webhook")
     return redirect("notification_settings:page")
@@ -110,9 +111,9 @@ def test_webhook(request: HttpRequest) -> HttpResponse:
 @require_POST
 def test_push(request: HttpRequest) -> HttpResponse:
     if not push.configured():
-        messages.error(request, "Push notifications are not set up on this server.")
+        messages.error(request, _("Push notifications are not set up on this server."))
     elif not PushSubscription.objects.filter(user=request.user).exists():
-        messages.error(request, "Allow notifications on a device first.")
+        messages.error(request, _("Allow notifications on a device first."))
     else:
         _report_test(request, channels.Channel.PUSH, "device")
     return redirect("notification_settings:page")
@@ -127,9 +128,13 @@ def _report_test(request: HttpRequest, channel: str, what: str) -> None:
     for row in rows:
         name = row.subscription.device if row.subscription_id else f"your {what}"
         if row.status == Status.SENT:
-            messages.success(request, f"Test sent to {name or 'a device'}.")
+            messages.success(request, _("Test sent to %(name)s.") % {"name": name or _("a device")})
         else:
-            messages.error(request, f"The test to {name or 'a device'} failed: {row.last_error}")
+            messages.error(
+                request,
+                _("The test to %(name)s failed: %(error)s")
+                % {"name": name or _("a device"), "error": row.last_error},
+            )
 
 
 # --- devices (push.js) ----------------------------------------------------------------------
@@ -140,14 +145,14 @@ def _report_test(request: HttpRequest, channel: str, what: str) -> None:
 def subscribe(request: HttpRequest) -> JsonResponse:
     if not push.configured():
         return JsonResponse(
-            {"error": "Push notifications are not set up on this server."}, status=409
+            {"error": _("Push notifications are not set up on this server.")}, status=409
         )
     form = PushSubscriptionForm(request.POST)
     if not form.is_valid():
         first = next(iter(form.errors.values()))[0]
         return JsonResponse({"error": first}, status=400)
     data = form.cleaned_data
-    subscription, _ = PushSubscription.objects.update_or_create(
+    subscription, _created = PushSubscription.objects.update_or_create(
         endpoint=data["endpoint"],
         defaults={
             "user": request.user,
@@ -175,5 +180,5 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
 @require_POST
 def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     PushSubscription.objects.filter(user=request.user, pk=device_id).delete()
-    messages.success(request, "That device will get no more notifications.")
+    messages.success(request, _("That device will get no more notifications."))
     return redirect("notification_settings:page")

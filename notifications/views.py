@@ -23,6 +23,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
@@ -31,7 +32,7 @@ from notifications import links, preferences
 
 LINK_SESSION = "firenze_signed_in_by_email_link"
 
-LINK_EXPIRED = (
+LINK_EXPIRED = gettext_lazy(
     "That sign-in link has expired or was already used. Sign in to continue to your game."
 )
 
@@ -57,7 +58,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
             "player": user,
             "kind": kind,
             "kind_label": preferences.KIND_LABELS.get(kind, ""),
-            "kinds": [(k, label) for k, label, _ in preferences.KINDS if k != kind],
+            "kinds": [(k, label) for k, label, _help in preferences.KINDS if k != kind],
             "autosubmit": not fresh,
         }
         return render(request, "notifications/unsubscribe_confirm.html", context)
@@ -116,7 +117,7 @@ def _mark_link_session(request: HttpRequest) -> None:
 
 def _sign_in_instead(request: HttpRequest, game_path: str) -> HttpResponse:
     """The usual sign-in page, coming back to the game afterwards."""
-    messages.info(request, LINK_EXPIRED)
+    messages.info(request, str(LINK_EXPIRED))
     return redirect(f"{reverse('account_login')}?{urlencode({'next': game_path})}")
 
 

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from notifications import notices, outbox, safe_http
 from notifications.models import Notification, Webhook
@@ -48,7 +49,8 @@ def body(format: str, notice: notices.Notice) -> dict[str, Any]:
                 {
                     "title": notice.title[:256],
                     "url": notice.url,
-                    "description": f"Open {notice.game_title or 'Firenze'}",
+                    "description": gettext("Open %(title)s")
+                    % {"title": notice.game_title or "Firenze"},
                     "color": DISCORD_COLOUR,
                 }
             ],

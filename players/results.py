@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db.models import Count, Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.models import Game, Move, Seat
@@ -24,7 +25,7 @@ from games.results import standings
 from players import ratings
 from players.models import COLOURS, GameRecord, Rating, SeatResult
 
-RATED_RULE = (
+RATED_RULE = _(
     "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
     "played no more than half of any player's steps (a resignation does not count: it is a "
     "rated loss). Imported games are not rated."

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.history import find_player, page_number
@@ -52,7 +53,10 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(ranked, PER_PAGE)
     if number > paginator.num_pages:
         if paginator.count:
-            notes.append(f"There are only {paginator.num_pages} pages; here is the last one.")
+            notes.append(
+                _("There are only %(num_pages)s pages; here is the last one.")
+                % {"num_pages": paginator.num_pages}
+            )
         number = paginator.num_pages
     page = paginator.page(number)
     rows = list(page.object_list)

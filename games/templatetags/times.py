@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django import template
+from django.contrib.humanize.templatetags.humanize import NaturalTimeFormatter
 from django.utils import timezone
 from django.utils.timesince import timesince, timeuntil
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -19,8 +21,10 @@ def ago(value: datetime | None) -> str:
     if not value:
         return ""
     if timezone.now() - value < JUST_NOW:
-        return "just now"
-    return f"{timesince(value, depth=1)} ago"
+        return gettext("just now")
+    # humanize's words: German needs the dative after "vor" ("vor 3 Tagen", not "3 Tage").
+    delta = timesince(value, depth=1, time_strings=NaturalTimeFormatter.past_substrings)
+    return NaturalTimeFormatter.time_strings["past-day"] % {"delta": delta}
 
 
 @register.filter
@@ -30,7 +34,7 @@ def left(value: datetime | None) -> str:
         return ""
     remaining = value - timezone.now()
     if remaining <= timedelta(0):
-        return "no time"
+        return gettext("no time")
     if remaining < JUST_NOW:
-        return "less than a minute"
+        return gettext("less than a minute")
     return timeuntil(value)

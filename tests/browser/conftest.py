@@ -82,11 +82,13 @@ def _fresh_cache():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """new_page(phone=False, user=None): a page in a fresh context, signed in as ``user``."""
+    """new_page(phone=False, user=None, locale=None): a page in a fresh context, signed in as
+    ``user``, in a browser whose language is ``locale`` ("de-DE": Accept-Language)."""
     contexts = []
 
-    def make(*, phone: bool = False, user: Any = None):
-        context = browser.new_context(base_url=live_server.url, **(PHONE if phone else DESKTOP))
+    def make(*, phone: bool = False, user: Any = None, locale: str | None = None):
+        options = {**(PHONE if phone else DESKTOP), **({"locale": locale} if locale else {})}
+        context = browser.new_context(base_url=live_server.url, **options)
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             context.add_cookies([session_cookie(user, live_server.url)])

@@ -22,11 +22,13 @@ from django.test import Client
 from django.urls import reverse
 
 from games import play, rules
+from games import play as play_module
 from games.errors import Conflict
 from games.models import Game, Move
-from games.play import STALE
 from tests import figures
 from tests.web.helpers import HTMX, fast_forward, post_move, signed_in, started_game
+
+STALE = str(play_module.STALE)  # the English wording (the message is lazy)
 
 
 def acting_user(game: Game):

@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games import lobby, rules
+from games import play as play_module
 from games.models import Game, Move
-from games.play import STALE
 from tests.web.helpers import (
     HTMX,
     fast_forward,
@@ -26,6 +26,8 @@ from tests.web.helpers import (
     signed_in,
 )
 from tests.web.helpers import started_game as start
+
+STALE = str(play_module.STALE)  # the English wording (the message is lazy)
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games import forms as game_forms
 from games import lobby
-from games.forms import MOVE_NOT_READ, VERSION_MISSING, VERSION_NOT_READ
 from games.models import Absence, Game, Move
 from tests.web.helpers import HTMX, signed_in, started_game
+
+# The English wording (the messages are lazy: worded in the language of the request).
+MOVE_NOT_READ = str(game_forms.MOVE_NOT_READ)
+VERSION_MISSING = str(game_forms.VERSION_MISSING)
+VERSION_NOT_READ = str(game_forms.VERSION_NOT_READ)
 
 pytestmark = pytest.mark.django_db
 
