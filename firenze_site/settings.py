@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "csp",
     "games",
+    "firenze",
     "accounts",
     "notifications",
     "players",

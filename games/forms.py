@@ -18,8 +18,8 @@ from django import forms
 from django.core.validators import validate_email
 from django.utils import timezone
 
+from firenze.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
-from games.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 
 LIMIT_CHOICES = [(str(int(limit.total_seconds())), text) for limit, text in TIME_LIMITS]
 PLACEMENTS = [

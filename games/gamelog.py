@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.rules import format_line
+from firenze.rules import format_line
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
 PAGE_TURNS = 6

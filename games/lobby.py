@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import announce, rules
+from firenze import rules
+from games import announce
 from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
 from games.models import BOT_NAMES, SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots

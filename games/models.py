@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import rules
+from firenze import rules
 
 log = logging.getLogger(__name__)
 

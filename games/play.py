@@ -16,10 +16,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import announce, rules
+from firenze import rules
+from firenze.rules import bots
+from games import announce
 from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
-from games.rules import bots
 from players.results import record_game_end
 
 log = logging.getLogger(__name__)

@@ -14,10 +14,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from games import rules
+from firenze import rules
+from firenze.presenters import game_context
+from firenze.rules.data import CARD_KIND, CARD_TEXT
 from games.models import Game, Move, Seat
-from games.presenters import game_context
-from games.rules.data import CARD_KIND, CARD_TEXT
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first

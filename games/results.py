@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import rules
-from games.rules.words import ordinal
+from firenze import rules
+from firenze.rules.words import ordinal
 
 
 @dataclass

@@ -12,11 +12,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import announce, rules
+from firenze import rules
+from firenze.rules.bots import greedy
+from games import announce
 from games.clock import absences_of, next_reminder, reminder_number, schedule_turn
 from games.models import Game
 from games.play import queue_bots, record_move
-from games.rules.bots import greedy
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
 

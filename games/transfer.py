@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Lower
 
-from games import rules
+from firenze import rules
 from games.models import SEAT_COLOURS, Game, Move, Seat
 from games.play import BOTS
 from players.results import record_game_end

@@ -24,6 +24,7 @@ from django.utils.http import urlencode
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from firenze.presenters import game_context
 from games import away as absence_rules
 from games import limits, lobby, play
 from games.errors import GameError, IllegalMove
@@ -39,7 +40,6 @@ from games.forms import (
 )
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Absence, Game, Invitation, Move, Seat
-from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
 
@@ -77,9 +77,9 @@ favicon.skip_user_time_zone = True
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules as this site plays them; the game page links its phases and cards here."""
-    from games.rules_help import rules_context
+    from firenze.rules_help import rules_context
 
-    return render(request, "games/rules.html", rules_context())
+    return render(request, "firenze/rules.html", rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -423,7 +423,7 @@ def _render_game(
     *,
     error: str | None = None,
     partial: str | None = None,
-    template: str = "games/game.html",
+    template: str = "firenze/game.html",
     whole_log: bool = False,
 ) -> HttpResponse:
     seats = _seats(game)

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import rules
+from firenze import rules
 from games.models import TIME_LIMITS, Game, Move, Seat
 from games.results import standings
 from notifications import links, preferences

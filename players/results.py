@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from games import rules
+from firenze import rules
 from games.models import Game, Move, Seat
 from games.results import standings
 from players import ratings

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import rules
+from firenze import rules
 from games.models import Game
 
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from games import rules
-from games.rules.data import CARD_KIND, CARD_TEXT, COLORS
-from games.rules.words import ordinal, plural
+from firenze import rules
+from firenze.rules.data import CARD_KIND, CARD_TEXT, COLORS
+from firenze.rules.words import ordinal, plural
 
 PHASES = [
     ("choose", "Choose a card"),

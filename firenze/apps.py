@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class FirenzeConfig(AppConfig):
+    name = "firenze"
+    verbose_name = "Firenze"
