@@ -445,15 +445,16 @@ def _render_game(
     names = [s.name for s in seats]
     colours = [s.colour for s in seats]
     viewer = _viewer_seat(request, seats)
+    engine = game.engine
     state = game.load_state()
+    turn_no = engine.turn_no(state)
     whole_log = whole_log or game.is_finished
     log_key = _log_key(game, whole_log)
     log_html = cache.get(log_key)
     if log_html is None:
-        moves = _moves(game, state.turn_no, whole=whole_log)
+        moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, state.turn_no, whole=False, last=2)
-    engine = game.engine
+        moves = _moves(game, turn_no, whole=False, last=2)
     context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
