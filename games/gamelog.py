@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.rules import format_line
+from games.engines import Engine
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
 PAGE_TURNS = 6
@@ -54,6 +54,7 @@ def log_turns(
     names: list[str],
     colours: list[str],
     *,
+    engine: Engine,
     notes: dict[int, list[str]] | None = None,
     game_over: bool = False,
 ) -> list[LogTurn]:
@@ -83,7 +84,7 @@ def log_turns(
         group.when = move.created
         while pending and pending[0][0] < move.seq:
             _note(group, pending.pop(0)[1])
-        lines = [(format_line(line, names), line) for line in move.log]
+        lines = [(engine.format_line(line, names), line) for line in move.log]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
             final = LogTurn(turn=None, name=gettext("Final scoring"), when=move.created)

@@ -15,7 +15,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games import play as play_module
 from games.models import Game, Move
 from tests.web.helpers import (

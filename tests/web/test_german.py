@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat
-from games import lobby, rules
+from firenze.rules.data import CARD_KIND
+from games import lobby
 from games.models import Absence
-from games.rules.data import CARD_KIND
 from notifications import emails, links, outbox, preferences, tasks
 from notifications.models import Notification, PushSubscription, Webhook
 from tests.web.helpers import signed_in
@@ -283,7 +283,7 @@ def engine_lines(*games) -> set[str]:
     for game in games:
         names = emails.seat_names(list(game.seats.order_by("number")))
         for move in game.moves.all():
-            lines |= {rules.format_line(line, names) for line in move.log}
+            lines |= {game.engine.format_line(line, names) for line in move.log}
     return lines
 
 
