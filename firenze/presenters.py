@@ -13,39 +13,48 @@ from functools import cache
 from typing import Any
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from firenze import rules
-from firenze.rules.data import CARD_KIND, CARD_TEXT, COLORS
-from firenze.rules.words import ordinal, plural
+from firenze.card_texts import card_text
+from firenze.rules.data import CARD_KIND, COLORS
+from games.wording import colour_name, ordinal
 
+# The words of the game page, marked for translation (German in locale/de): the engine gives
+# keys ("build", "botch"), these name them.
 PHASES = [
-    ("choose", "Choose a card"),
-    ("exchange", "Exchange"),
-    ("build", "Build"),
-    ("fulfil", "Fulfil"),
-    ("limits", "Limits"),
+    ("choose", gettext_lazy("Choose a card")),
+    ("exchange", gettext_lazy("Exchange")),
+    ("build", gettext_lazy("Build")),
+    ("fulfil", gettext_lazy("Fulfil")),
+    ("limits", gettext_lazy("Limits")),
 ]
 PENDING_PROMPTS = {
-    "event": "Resolve the event, or cancel it with a Patrician.",
-    "botch": "Botch: choose the tower that loses a brick.",
-    "collapse": "Collapse: choose the tower that falls.",
-    "exchange_take": "Exchange: take one of the bricks that lay on the card.",
-    "alchemist_give": "Alchemist: choose a brick to give to the pouch.",
-    "alchemist_take": "Alchemist: choose a brick to take from the pouch.",
-    "smuggler_take": "Smuggler: choose a brick to take from another player.",
-    "smuggler_give": "Smuggler: choose a brick to give back.",
-    "saboteur": "Saboteur: choose another player's tower.",
-    "wholesaler": "Wholesaler: choose a row card to trade its bricks.",
-    "patrician": "Patrician: choose a card to discard.",
+    "event": gettext_lazy("Resolve the event, or cancel it with a Patrician."),
+    "botch": gettext_lazy("Botch: choose the tower that loses a brick."),
+    "collapse": gettext_lazy("Collapse: choose the tower that falls."),
+    "exchange_take": gettext_lazy("Exchange: take one of the bricks that lay on the card."),
+    "alchemist_give": gettext_lazy("Alchemist: choose a brick to give to the pouch."),
+    "alchemist_take": gettext_lazy("Alchemist: choose a brick to take from the pouch."),
+    "smuggler_take": gettext_lazy("Smuggler: choose a brick to take from another player."),
+    "smuggler_give": gettext_lazy("Smuggler: choose a brick to give back."),
+    "saboteur": gettext_lazy("Saboteur: choose another player's tower."),
+    "wholesaler": gettext_lazy("Wholesaler: choose a row card to trade its bricks."),
+    "patrician": gettext_lazy("Patrician: choose a card to discard."),
 }
 PHASE_PROMPTS = {
-    "choose": "Choose a card from the row. The leftmost is free; each card further right "
-    "costs one brick more, paid onto the cards to its left.",
-    "exchange": "Exchange: once a turn, pay {price} bricks onto a row card that has bricks and "
-    "take one of those. Or go on to building.",
-    "build": "Build towers, one brick at a time (at most 6 this turn).",
-    "fulfil": "Fulfil commissions with towers of exactly their height.",
-    "limits": "Check your limits.",
+    "choose": gettext_lazy(
+        "Choose a card from the row. The leftmost is free; each card further right "
+        "costs one brick more, paid onto the cards to its left."
+    ),
+    "exchange": gettext_lazy(
+        "Exchange: once a turn, pay %(price)s bricks onto a row card that has bricks and "
+        "take one of those. Or go on to building."
+    ),
+    "build": gettext_lazy("Build towers, one brick at a time (at most 6 this turn)."),
+    "fulfil": gettext_lazy("Fulfil commissions with towers of exactly their height."),
+    "limits": gettext_lazy("Check your limits."),
 }
 LETTER = {c: c[0].upper() for c in COLORS}
 LETTER["purple"] = "P"
@@ -79,6 +88,7 @@ class Choice:
 class ChoiceGroup:
     title: str
     choices: list[Choice] = field(default_factory=list)
+    is_finish: bool = False  # ends a phase or the turn: drawn last, apart
 
 
 def seal_marks(names: list[str]) -> list[str]:
@@ -104,14 +114,19 @@ def bricks_list(bricks: dict[str, int]) -> list[dict[str, Any]]:
     return [{"color": c, "count": bricks[c], "letter": LETTER[c]} for c in COLORS if bricks.get(c)]
 
 
+def tower_words(color: str, height: int) -> str:
+    """ "blue tower of 3": German "Turm (blau, 3)" needs no declension of the colour."""
+    return _("%(colour)s tower of %(height)s") % {"colour": colour_name(color), "height": height}
+
+
 def _tower_name(view: dict[str, Any], seat: int, index: int) -> str:
     tower = view["players"][seat]["towers"][index]
-    return f"{tower['color']} tower of {tower['height']}"
+    return tower_words(tower["color"], tower["height"])
 
 
 def _row_card(view: dict[str, Any], slot: int) -> str:
     row = view["row"]
-    return row[slot]["card"] if 0 <= slot < len(row) else "the card"
+    return row[slot]["card"] if 0 <= slot < len(row) else _("the card")
 
 
 def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tuple[str, str]:
@@ -121,58 +136,80 @@ def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tup
     pending = view["pending"] or {}
     if kind == "choose_card":
         card = view["row"][action["slot"]]
-        return "Choose a card", f"Take {card['card']}"
+        return _("Choose a card"), _("Take %(card)s") % {"card": card["card"]}
     if kind == "pay_brick":
         where = {
-            "card_cost": f"onto {_row_card(view, pending.get('onto', 0))}",
-            "exchange_pay": f"onto {_row_card(view, pending.get('slot', 0))}",
-            "build_cost": "to the pouch",
-            "fire": "to the fire",
-            "alchemist_give": "to the pouch",
-            "smuggler_give": "to the other player",
-            None: "to the pouch",
+            "card_cost": _("onto %(card)s") % {"card": _row_card(view, pending.get("onto", 0))},
+            "exchange_pay": _("onto %(card)s") % {"card": _row_card(view, pending.get("slot", 0))},
+            "build_cost": _("to the pouch"),
+            "fire": _("to the fire"),
+            "alchemist_give": _("to the pouch"),
+            "smuggler_give": _("to the other player"),
+            None: _("to the pouch"),
         }.get(pending.get("kind"), "")
-        return "Pay a brick", f"{action['color']} {where}".strip()
+        return _("Pay a brick"), f"{colour_name(action['color'])} {where}".strip()
     if kind == "take_brick":
         if "seat" in action:
-            return "Take a brick", f"{action['color']} from {names[action['seat']]}"
-        return "Take a brick", action["color"]
+            words = {"colour": colour_name(action["color"]), "name": names[action["seat"]]}
+            return _("Take a brick"), _("%(colour)s from %(name)s") % words
+        return _("Take a brick"), colour_name(action["color"])
     if kind == "resolve_event":
-        return "Event", f"Resolve {view['event']['card']}" if view["event"] else "Resolve"
+        if not view["event"]:
+            return _("Event"), _("Resolve")
+        return _("Event"), _("Resolve %(card)s") % {"card": view["event"]["card"]}
     if kind == "play_card":
-        return "Play a card", f"Play {action['card']}"
+        return _("Play a card"), _("Play %(card)s") % {"card": action["card"]}
     if kind == "pick_tower":
         seat = action.get("seat", me)
-        owner = "" if seat == me else f"{names[seat]}'s "
-        return "Choose a tower", owner + _tower_name(view, seat, action["tower"])
+        tower = _tower_name(view, seat, action["tower"])
+        if seat != me:
+            tower = _("%(name)s's %(tower)s") % {"name": names[seat], "tower": tower}
+        return _("Choose a tower"), tower
     if kind == "pick_slot":
         card = view["row"][action["slot"]]
-        return "Choose a row card", f"{card['card']} ({sum(card['bricks'].values())} bricks)"
+        count = sum(card["bricks"].values())
+        return _("Choose a row card"), f"{card['card']} ({_bricks(count)})"
     if kind == "discard_card":
-        return "Discard a card", f"Discard {action['card']}"
+        return _("Discard a card"), _("Discard %(card)s") % {"card": action["card"]}
     if kind == "exchange":
-        return "Exchange", f"Exchange with {view['row'][action['slot']]['card']}"
+        card = view["row"][action["slot"]]["card"]
+        return _("Exchange"), _("Exchange with %(card)s") % {"card": card}
     if kind == "build":
         if "tower" in action:
             tower = view["players"][me]["towers"][action["tower"]]
-            return "Build", f"{tower['color']} tower: {tower['height']} → {tower['height'] + 1}"
-        return "Build", f"New {action['color']} tower"
+            words = {
+                "colour": colour_name(tower["color"]),
+                "height": tower["height"],
+                "next": tower["height"] + 1,
+            }
+            return _("Build"), _("%(colour)s tower: %(height)s → %(next)s") % words
+        return _("Build"), _("New %(colour)s tower") % {"colour": colour_name(action["color"])}
     if kind == "fulfil":
         tower = view["players"][me]["towers"][action["tower"]]
-        return "Fulfil", f"{tower['color']} {action['level']} with the tower of {tower['height']}"
+        words = {
+            "colour": colour_name(tower["color"]),
+            "level": action["level"],
+            "height": tower["height"],
+        }
+        return _("Fulfil"), _("%(colour)s %(level)s with the tower of %(height)s") % words
     if kind == "seal_campanile":
-        return "Fulfil", "Seal the Campanile with the bell tower"
+        return _("Fulfil"), _("Seal the Campanile with the bell tower")
     if kind == "end_phase":
         following = {
-            "choose": "Go on",
-            "exchange": "Done exchanging",
-            "build": "Done building",
-            "fulfil": "Done fulfilling",
+            "choose": _("Go on"),
+            "exchange": _("Done exchanging"),
+            "build": _("Done building"),
+            "fulfil": _("Done fulfilling"),
         }
-        return "Finish", following.get(view["phase"], "Go on")
+        return FINISH(), following.get(view["phase"], _("Go on"))
     if kind == "end_turn":
-        return "Finish", "End turn"
-    return "Other", kind
+        return FINISH(), _("End turn")
+    return _("Other"), kind
+
+
+def FINISH() -> str:  # noqa: N802 (reads as the group's name)
+    """The group of the buttons that end a phase or the turn: drawn last."""
+    return _("Finish")
 
 
 def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
@@ -186,7 +223,7 @@ def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
 
 
 def _bricks(count: int) -> str:
-    return plural(count, "brick")
+    return ngettext("%(count)s brick", "%(count)s bricks", count) % {"count": count}
 
 
 def build_detail(view: dict[str, Any]) -> str:
@@ -194,10 +231,14 @@ def build_detail(view: dict[str, Any]) -> str:
     turn = view["turn"]
     built, costs = turn["built"], turn["build_costs"]
     now, then = costs[built], costs[built + 1]
-    which = f"{ordinal(built + 1)} brick this turn"
+    which = _("%(ordinal)s brick this turn") % {"ordinal": ordinal(built + 1)}
     if then == now:
-        return f"{which}: no extra cost" if now else f"{which}: free"
-    return f"{which}: cost {now} → {then}"
+        return (
+            _("%(which)s: no extra cost") % {"which": which}
+            if now
+            else _("%(which)s: free") % {"which": which}
+        )
+    return _("%(which)s: cost %(now)s → %(then)s") % {"which": which, "now": now, "then": then}
 
 
 def detail(view: dict[str, Any], action: dict[str, Any]) -> str:
@@ -206,15 +247,16 @@ def detail(view: dict[str, Any], action: dict[str, Any]) -> str:
     kind = action["type"]
     if kind == "choose_card":
         cost = view["row"][action["slot"]]["cost"]
-        return "free" if cost == 0 else _bricks(cost)
+        return _("free") if cost == 0 else _bricks(cost)
     if kind == "exchange":
-        return f"{ordinal(action['slot'] + 1)} card · pay {view['turn']['exchange_price']}, take 1"
+        words = {"ordinal": ordinal(action["slot"] + 1), "price": view["turn"]["exchange_price"]}
+        return _("%(ordinal)s card · pay %(price)s, take 1") % words
     if kind == "pick_slot":
-        return f"{ordinal(action['slot'] + 1)} card"
+        return _("%(ordinal)s card") % {"ordinal": ordinal(action["slot"] + 1)}
     if kind == "build" and view["turn"]["built"] < len(view["turn"]["build_costs"]) - 1:
         return build_detail(view)
     if kind == "end_phase" and view["phase"] == "build" and view["turn"]["build_cost"]:
-        return f"pay {_bricks(view['turn']['build_cost'])}"
+        return _("pay %(bricks)s") % {"bricks": _bricks(view["turn"]["build_cost"])}
     return ""
 
 
@@ -233,9 +275,10 @@ def action_groups(
     for action in legal:
         group, _ = label(view, action, names)
         groups.setdefault(group, ChoiceGroup(group)).choices.append(_choice(view, action, names))
-    finish = groups.pop("Finish", None)
+    finish = groups.pop(FINISH(), None)
     ordered = list(groups.values())
     if finish:
+        finish.is_finish = True
         ordered.append(finish)
     return ordered
 
@@ -288,11 +331,12 @@ def board_choices(
 
 def prompt(view: dict[str, Any]) -> str:
     if view["phase"] == "over":
-        return "The game is over."
+        return _("The game is over.")
     pending = view["pending"]
     if pending:
-        return PENDING_PROMPTS.get(pending["kind"], "")
-    return PHASE_PROMPTS.get(view["phase"], "").format(price=view["turn"]["exchange_price"])
+        return str(PENDING_PROMPTS.get(pending["kind"], ""))
+    text = PHASE_PROMPTS.get(view["phase"])
+    return str(text) % {"price": view["turn"]["exchange_price"]} if text else ""
 
 
 def payment(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -301,19 +345,29 @@ def payment(view: dict[str, Any]) -> dict[str, Any] | None:
     if not pending or "due" not in pending:
         return None
     kind, due, paid = pending["kind"], pending["due"], pending.get("paid", [])
+    words = {
+        "card": _row_card(view, pending.get("slot", 0)),
+        "due": _bricks(due),
+        "built": _bricks(view["turn"]["built"]),
+    }
     what = {
-        "card_cost": f"Pay for {_row_card(view, pending.get('slot', 0))}: one brick onto each "
-        "card to its left.",
-        "exchange_pay": f"Exchange with {_row_card(view, pending.get('slot', 0))}: pay "
-        f"{_bricks(due)} onto it, then take one of the bricks that lay on it.",
-        "build_cost": f"Construction cost for {_bricks(view['turn']['built'])} this turn: "
-        f"{_bricks(due)} to the pouch.",
-        "fire": f"Storehouse Fire: {_bricks(due)} of your choice burn.",
+        "card_cost": _("Pay for %(card)s: one brick onto each card to its left."),
+        "exchange_pay": _(
+            "Exchange with %(card)s: pay %(due)s onto it, then take one of the bricks that lay "
+            "on it."
+        ),
+        "build_cost": _("Construction cost for %(built)s this turn: %(due)s to the pouch."),
+        "fire": _("Storehouse Fire: %(due)s of your choice burn."),
     }.get(kind, "")
-    word = "burnt" if kind == "fire" else "paid"
-    progress = f"{len(paid)} of {due} {word}"
+    what = what % words if what else ""
+    counts = {"paid": len(paid), "due": due}
+    progress = (
+        _("%(paid)s of %(due)s burnt") if kind == "fire" else _("%(paid)s of %(due)s paid")
+    ) % counts
     if kind == "card_cost" and len(paid) < due:
-        progress += f"; the next brick goes onto {_row_card(view, pending['onto'])}"
+        progress += "; " + _("the next brick goes onto %(card)s") % {
+            "card": _row_card(view, pending["onto"])
+        }
     return {
         "what": what,
         "progress": progress,
@@ -341,32 +395,37 @@ def limits(view: dict[str, Any]) -> list[str]:
     lines = []
     over = me["store_count"] - me["store_limit"]
     if over > 0:
+        words = {"count": me["store_count"], "limit": me["store_limit"], "over": _bricks(over)}
         lines.append(
-            f"Storehouse {me['store_count']} of {me['store_limit']}: return {_bricks(over)} "
-            "of your choice to the pouch."
+            _("Storehouse %(count)s of %(limit)s: return %(over)s of your choice to the pouch.")
+            % words
         )
     limit = me["card_limit"]
     if limit is not None and me["card_count"] > limit:
         lines.append(
-            f"Cards {me['card_count']} of {limit}: discard personnel or buildings down to "
-            f"{limit} (celebrations stay)."
+            _(
+                "Cards %(count)s of %(limit)s: discard personnel or buildings down to %(limit)s "
+                "(celebrations stay)."
+            )
+            % {"count": me["card_count"], "limit": limit}
         )
     return lines
 
 
 def _closed_words(color: str, level: dict[str, Any], names: list[str]) -> str:
     why = level["why"]
+    words = {"colour": colour_name(color), "level": level["level"]}
     if why == "below":
-        return f"{level['level']} is below the lowest commission (3)"
+        return _("%(level)s is below the lowest commission (3)") % words
     if why == "above":
-        return f"{level['level']} is above the highest commission (8)"
+        return _("%(level)s is above the highest commission (8)") % words
     if why == "sealed":
         seat = level["seat"]
-        by = "a neutral seal" if seat < 0 else names[seat]
-        return f"{color} {level['level']} is sealed by {by}"
-    later = level["balcony_next"]
-    return (
-        f"{color} {level['level']} is balcony {level['balcony']}, which comes after balcony {later}"
+        words["by"] = _("a neutral seal") if seat < 0 else names[seat]
+        return _("%(colour)s %(level)s is sealed by %(by)s") % words
+    words.update(balcony=level["balcony"], later=level["balcony_next"])
+    return _("%(colour)s %(level)s is balcony %(balcony)s, which comes after balcony %(later)s") % (
+        words
     )
 
 
@@ -377,26 +436,27 @@ def fulfil_blocked(view: dict[str, Any], names: list[str]) -> str:
         return ""
     reason = blocked["reason"]
     if reason == "no_seals":
-        return "Nothing to fulfil: you have no seals left."
+        return _("Nothing to fulfil: you have no seals left.")
     if reason == "campanile":
-        return (
+        return _(
             "Nothing to fulfil: the Campanile stands, and you must first seal it with a white "
             "tower of exactly 3 levels."
         )
     if reason == "no_towers":
-        return "Nothing to fulfil: you have no towers."
+        return _("Nothing to fulfil: you have no towers.")
     parts = []
     for tower in blocked["towers"]:
         color, height = tower["color"], tower["height"]
         reasons = "; ".join(_closed_words(color, lv, names) for lv in tower["levels"])
+        words = {"tower": tower_words(color, height), "reasons": reasons}
         if blocked["architect"]:
-            parts.append(f"your {color} tower of {height} (±1 with the Architect): {reasons}")
+            parts.append(_("your %(tower)s (±1 with the Architect): %(reasons)s") % words)
         else:
-            parts.append(f"your {color} tower of {height}: {reasons}")
-    return (
+            parts.append(_("your %(tower)s: %(reasons)s") % words)
+    return _(
         "Nothing to fulfil: no tower of yours is exactly as high as an open commission of its "
-        "colour — " + "; ".join(parts) + "."
-    )
+        "colour — %(parts)s."
+    ) % {"parts": "; ".join(parts)}
 
 
 # --- the board -----------------------------------------------------------------------------
@@ -493,21 +553,28 @@ def _storey(
     changed = key in lit.squares
     choice = squares.get(key)
     css = ["storey"]
-    words = [f"{pp} PP"]
+    words = [_("%(pp)s PP") % {"pp": pp}]
     if square["open"]:
         css.append("open")
     if balcony:
         css.append("balcony next" if is_next else "balcony")
-        later = " (next)" if is_next else f" (after balcony {following})" if seal is None else ""
-        words.append(f"balcony {balcony}{later}")
+        if is_next:
+            words.append(_("balcony %(number)s (next)") % {"number": balcony})
+        elif seal is None:
+            words.append(
+                _("balcony %(number)s (after balcony %(before)s)")
+                % {"number": balcony, "before": following}
+            )
+        else:
+            words.append(_("balcony %(number)s") % {"number": balcony})
     mark = mark_colour = ""
     if seal == "neutral":
         css.append("sealed")
-        words.append("neutral seal")
+        words.append(_("neutral seal"))
         mark, mark_colour = "N", "neutral"
     elif isinstance(seal, int):
         css.append("sealed")
-        words.append(f"sealed by {names[seal]}")
+        words.append(_("sealed by %(name)s") % {"name": names[seal]})
         mark, mark_colour = marks[seal], colours[seal]
     if changed:
         css.append("changed")
@@ -519,8 +586,10 @@ def _storey(
         "pp": pp,
         "balcony": balcony,
         "css": " ".join(css),
-        "title": f"{color} {level}: {text}" + (" (last turn)" if changed else ""),
-        "label": f"level {level}, {text}" + (", sealed last turn" if changed else ""),
+        "title": f"{colour_name(color)} {level}: {text}"
+        + (" " + _("(last turn)") if changed else ""),
+        "label": _("level %(level)s, %(text)s") % {"level": level, "text": text}
+        + (", " + _("sealed last turn") if changed else ""),
         "mark": mark,
         "mark_colour": mark_colour,
         "next": is_next,
@@ -541,7 +610,7 @@ def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[
         row.append(
             {
                 **r,
-                "text": CARD_TEXT[r["card"]],
+                "text": card_text(r["card"]),
                 "anchor": card_anchor(r["card"]),
                 "brick_list": [
                     {**b, "choice": found["row_bricks"].get((slot, b["color"]))}
@@ -628,7 +697,7 @@ def game_context(
     me = players[viewer] if viewer is not None else None
     hand = (
         [
-            {"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c], "anchor": card_anchor(c)}
+            {"card": c, "kind": CARD_KIND[c], "text": card_text(c), "anchor": card_anchor(c)}
             for c in me["hand"]
         ]
         if me
@@ -659,7 +728,7 @@ def game_context(
         "event": (
             {
                 **view["event"],
-                "text": CARD_TEXT[view["event"]["card"]],
+                "text": card_text(view["event"]["card"]),
                 "anchor": card_anchor(view["event"]["card"]),
                 "brick_list": bricks_list(view["event"]["bricks"]),
             }
@@ -673,7 +742,7 @@ def game_context(
         "church": [
             {
                 **c,
-                "text": CARD_TEXT[c["card"]],
+                "text": card_text(c["card"]),
                 "anchor": card_anchor(c["card"]),
                 "sealed_names": [names[s] for s in c["sealed"]],
                 "choice": found["church"].get(c["card"]),
@@ -705,7 +774,7 @@ def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:
             "name": names[i],
             "seat": i,
             "cards": [
-                {"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c]} for c in sorted(p["hand"])
+                {"card": c, "kind": CARD_KIND[c], "text": card_text(c)} for c in sorted(p["hand"])
             ],
         }
         for i, p in enumerate(rules.to_dict(state)["players"])

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from firenze.card_texts import card_text
 from firenze.presenters import LETTER, card_anchor
 from firenze.rules.data import (
     BALCONY_GROUPS,
     BRIDGE_EXCHANGE_PRICE,
     BUILD_COST,
     CARD_LIMIT,
-    CARD_TEXT,
     CARDS,
     COLORS,
     END_TILE_PP,
@@ -120,7 +120,7 @@ def rules_context() -> dict[str, Any]:
                 "name": name,
                 "count": count,
                 "anchor": card_anchor(name),
-                "short": CARD_TEXT[name],
+                "short": card_text(name),
                 "help": CARD_HELP[name],
                 "phases": sorted(PERSONNEL_PHASES.get(name, ())),
                 "start": START_CARDS.count(name),

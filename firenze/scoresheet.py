@@ -6,14 +6,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from firenze.rules.data import COLORS
+from games.wording import colour_name
 
 IN_PLAY = [
-    ("commissions", "Commissions"),
-    ("balconies", "Balconies"),
-    ("level_tiles", "Level tiles"),
-    ("privileges", "Church privileges"),
-    ("end_tile", "End-of-game tile"),
+    ("commissions", gettext_lazy("Commissions")),
+    ("balconies", gettext_lazy("Balconies")),
+    ("level_tiles", gettext_lazy("Level tiles")),
+    ("privileges", gettext_lazy("Church privileges")),
+    ("end_tile", gettext_lazy("End-of-game tile")),
 ]
 
 
@@ -46,11 +49,11 @@ class ScoreSheet:
 
 def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
     """From the final scores the engine's player_view gives (one dict per seat, in seat order)."""
-    in_play = [Row(label, [p["earned"][key] for p in final]) for key, label in IN_PLAY]
-    in_play.append(Row("In play", [p["pp_in_game"] for p in final], kind="subtotal"))
+    in_play = [Row(str(label), [p["earned"][key] for p in final]) for key, label in IN_PLAY]
+    in_play.append(Row(gettext("In play"), [p["pp_in_game"] for p in final], kind="subtotal"))
     at_end = [
         Row(
-            f"{colour.capitalize()} majority",
+            gettext("%(colour)s majority") % {"colour": colour_name(colour).capitalize()},
             [p["majority"].get(colour, 0) for p in final],
             kind="majority",
             colour=colour,

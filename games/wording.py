@@ -8,7 +8,7 @@ are not here: RULINGS.md §2 keeps them in English in every language of the inte
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 
 COLOUR_NAMES: dict[str, Promise] = {
     "white": pgettext_lazy("brick colour", "white"),
@@ -36,3 +36,28 @@ def in_sentence(label: str) -> str:
     """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
     as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
     return str(label).lower() if get_language() in (None, "en") else str(label)
+
+
+CARD_KINDS: dict[str, Promise] = {
+    "building": pgettext_lazy("card kind", "building"),
+    "celebration": pgettext_lazy("card kind", "celebration"),
+    "church": pgettext_lazy("card kind", "church"),
+    "event": pgettext_lazy("card kind", "event"),
+    "personnel": pgettext_lazy("card kind", "personnel"),
+}
+
+
+def card_kind(key: str) -> str:
+    """A kind of card in the active language (the key itself if it is not one)."""
+    name = CARD_KINDS.get(key)
+    return str(name) if name is not None else key
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th in English; 1., 2., 3. in German: the suffixes are translated."""
+    first, second, third, other = pgettext(
+        "ordinal suffixes for 1, 2, 3 and the rest, separated by spaces", "st nd rd th"
+    ).split()
+    if 10 <= number % 100 <= 20:
+        return f"{number}{other}"
+    return f"{number}{ {1: first, 2: second, 3: third}.get(number % 10, other)}"

@@ -99,3 +99,18 @@ def test_it_ships_the_compiled_catalogue_of_the_current_po(tmp_path):
         assert gettext.GNUTranslations(shipped)._catalog == (
             gettext.GNUTranslations(compiled)._catalog
         ), "locale/de/LC_MESSAGES/django.mo is out of date: run `make messages`"
+
+
+def test_it_words_the_cards_as_the_engine_does():
+    """The web layer's card texts (translated) say in English exactly what the engine's data
+    says: the engine stays free of Django, and the two can never drift apart."""
+    from django.utils import translation
+
+    from firenze.card_texts import CARD_TEXTS
+    from firenze.rules.data import CARD_TEXT
+
+    with translation.override("en"):
+        assert {card: str(text) for card, text in CARD_TEXTS.items()} == CARD_TEXT
+    with translation.override("de"):
+        german = {card: str(text) for card, text in CARD_TEXTS.items()}
+    assert not [card for card in CARD_TEXT if german[card] == CARD_TEXT[card]]
