@@ -180,7 +180,7 @@ def pages(cast) -> list[tuple[str, str | None, str]]:
         ("whole log", "anna", f"/games/{playing}/log/"),
         ("game over", "anna", f"/games/{finished}/"),
         ("replay", "anna", f"/games/{finished}/replay/?step=5"),
-        # ("rules", None, "/rules/"): next
+        ("rules", None, "/rules/"),
         ("resign", "anna", f"/games/{playing}/resign/"),
         ("replay not over", "anna", f"/games/{playing}/replay/"),
         ("chat thread", "anna", f"/games/{playing}/chat/"),
