@@ -60,4 +60,4 @@ def ordinal(number: int) -> str:
     ).split()
     if 10 <= number % 100 <= 20:
         return f"{number}{other}"
-    return f"{number}{ {1: first, 2: second, 3: third}.get(number % 10, other)}"
+    return f"{number}{ {1: first, 2: second, 3: third}.get(number % 10, other) }"
