@@ -1,5 +1,6 @@
 """axe-core (the axe Playwright package's bundled axe.min.js; nothing is downloaded) on every
-page a player meets, on a desktop and a phone screen: no serious or critical violation.
+page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme:
+no serious or critical violation.
 
 LANGUAGES lists the interface languages the pages are checked in; the German half of issue 13
 extends it (each entry is the value the language switch takes).
@@ -105,12 +106,15 @@ PAGES = [
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_it_finds_no_serious_accessibility_violation_on_any_page(new_page, cast, phone, language):
+def test_it_finds_no_serious_accessibility_violation_on_any_page(
+    new_page, cast, phone, dark, language
+):
     values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
     problems = []
     for name, who, path in PAGES:
-        page = new_page(phone=phone, user=cast[who] if who else None)
+        page = new_page(phone=phone, dark=dark, user=cast[who] if who else None)
         response = page.goto(path.format(**values))
         assert response.status < 500, (name, response.status)
         problems += [f"{name}: {line}" for line in blocking_violations(page)]

@@ -36,8 +36,8 @@ SITE_TEXT = [
     ("--muted", "--marble"),  # quiet text
     ("--terracotta-dark", "--marble"),  # links
     ("--muted", "--sandstone"),  # the footer
-    ("--marble", "--terracotta"),  # the header's links
-    ("--marble", "--arno"),  # buttons
+    ("--on-accent", "--header"),  # the header's links
+    ("--on-accent", "--arno"),  # buttons
     ("--ink", "--sandstone"),  # the status line
     ("--board-muted", "--board-sand"),  # labels and counts on the board
 ]
