@@ -82,13 +82,20 @@ def _fresh_cache():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """new_page(phone=False, user=None, locale=None): a page in a fresh context, signed in as
-    ``user``, in a browser whose language is ``locale`` ("de-DE": Accept-Language)."""
+    """new_page(phone=False, user=None, dark=False, locale=None): a page in a fresh context,
+    signed in as ``user``; ``dark`` asks for the dark colour scheme (prefers-color-scheme:
+    dark); ``locale`` is the browser's language ("de-DE": its Accept-Language)."""
     contexts = []
 
-    def make(*, phone: bool = False, user: Any = None, locale: str | None = None):
-        options = {**(PHONE if phone else DESKTOP), **({"locale": locale} if locale else {})}
-        context = browser.new_context(base_url=live_server.url, **options)
+    def make(
+        *, phone: bool = False, user: Any = None, dark: bool = False, locale: str | None = None
+    ):
+        context = browser.new_context(
+            base_url=live_server.url,
+            color_scheme="dark" if dark else "light",
+            **(PHONE if phone else DESKTOP),
+            **({"locale": locale} if locale else {}),
+        )
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             context.add_cookies([session_cookie(user, live_server.url)])
