@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from firenze import forms, rules
+from firenze.log_words import word_line
 from firenze.rules import bots
 from firenze.rules.data import COLORS
 
@@ -91,7 +92,8 @@ class FirenzeEngine:
         return rules.log_tokens(state)
 
     def format_line(self, line: str, names: Sequence[str]) -> str:
-        return rules.format_line(line, list(names))
+        """The line in the reader's language (firenze/log_words.py), names filled in."""
+        return rules.format_line(word_line(line), list(names))
 
     def changes(self, before: rules.State | None, after: rules.State) -> dict[str, Any]:
         return rules.changes(before, after)

@@ -69,6 +69,7 @@ def log_turns(
     # older than the moves shown are left out.
     first = moves[0].seq if moves else 0
     pending = sorted((step, texts) for step, texts in (notes or {}).items() if step >= first - 1)
+    tokens = ["{" + str(seat) + "}" for seat in range(len(names))]
     turns: list[LogTurn] = []
     for index, move in enumerate(moves):
         if not turns or turns[-1].turn != move.turn:
@@ -84,7 +85,11 @@ def log_turns(
         group.when = move.created
         while pending and pending[0][0] < move.seq:
             _note(group, pending.pop(0)[1])
-        lines = [(engine.format_line(line, names), line) for line in move.log]
+        # The raw line keeps its seat tokens (the template links them to profiles), worded
+        # like the text: the engine fills tokens in with themselves.
+        lines = [
+            (engine.format_line(line, names), engine.format_line(line, tokens)) for line in move.log
+        ]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
             final = LogTurn(turn=None, name=gettext("Final scoring"), when=move.created)
