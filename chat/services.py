@@ -154,7 +154,7 @@ def delete(game: Game, user: Any, message_id: Any) -> Message:
     if message.is_deleted:
         return message
     if not can_delete(message, user):
-        raise Conflict("A message can be deleted only in the first 5 minutes.")
+        raise Conflict(_("A message can be deleted only in the first 5 minutes."))
     with transaction.atomic():
         Message.objects.filter(pk=message.pk).update(text="", deleted_at=timezone.now())
         _changed(game)

@@ -628,7 +628,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
     if seat is None:
-        raise PermissionDenied("You are not playing in this game.")
+        raise PermissionDenied(_("You are not playing in this game."))
     if not game.is_active or seat.has_resigned:
         messages.error(request, _("Only a player of a game in progress can resign it."))
         return redirect(game_url(game))

@@ -23,7 +23,7 @@ PROVISIONAL_SHOWN = 50
 def profile(request: HttpRequest, name: str) -> HttpResponse:
     player = find_player(name)
     if player is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     if name != player.display_name:  # one address per profile, whatever case was typed
         return redirect("players:profile", player.display_name, permanent=True)
     viewer = request.user if request.user.is_authenticated else None
