@@ -2,8 +2,8 @@
 page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme:
 no serious or critical violation.
 
-LANGUAGES lists the interface languages the pages are checked in; the German half of issue 13
-extends it (each entry is the value the language switch takes).
+LANGUAGES lists the interface languages the pages are checked in: the cast's account language,
+and the browser's for visitors.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LANGUAGES = ["en"]
+LANGUAGES = ["en", "de"]
 BLOCKING = ("serious", "critical")
 # WCAG 2.0-2.2 A and AA, and axe's best practices (landmarks, headings, one main region).
 AXE_OPTIONS = {
@@ -114,9 +114,14 @@ def test_it_finds_no_serious_accessibility_violation_on_any_page(
 ):
     values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
     problems = []
+    locale = None if language == "en" else language
+    for person in {who for _, who, _ in PAGES if who}:
+        cast[person].language = language
+        cast[person].save(update_fields=["language"])
     for name, who, path in PAGES:
-        page = new_page(phone=phone, dark=dark, user=cast[who] if who else None)
+        page = new_page(phone=phone, dark=dark, user=cast[who] if who else None, locale=locale)
         response = page.goto(path.format(**values))
+        assert page.locator("html").get_attribute("lang") == language, name
         assert response.status < 500, (name, response.status)
         problems += [f"{name}: {line}" for line in blocking_violations(page)]
         page.context.close()

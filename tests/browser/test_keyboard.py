@@ -1,8 +1,7 @@
 """A whole turn played with the keyboard only: Tab to the choice, Enter to take it, and after
 every update the focus is back on the action panel and the live region says what changed.
 
-LANGUAGES: the interface languages the turn is played in; the German half of issue 13 adds
-"de" (until the language switch is on main the turn is played in English only).
+LANGUAGES: the interface languages the turn is played in (the player's account language).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from tests.browser.helpers import screenshot, started_game, user, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LANGUAGES = ["en"]
+LANGUAGES = ["en", "de"]
 MAX_TABS = 400
 
 FOCUSED = """() => {
@@ -54,6 +53,8 @@ def tab_to(page, action: dict) -> list[dict]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
     anna = user("anna")
+    anna.language = language
+    anna.save(update_fields=["language"])
     game = started_game(anna, bots=1, seed=11)
     seat = game.seats.get(user=anna).number
     game.refresh_from_db()
@@ -62,6 +63,7 @@ def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
 
     page = new_page(user=anna)
     page.goto(f"/games/{game.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#status.status-mine")).to_have_count(1)
     announcer = page.locator("#announcer")
     # The first Tab offers to skip the header's links; Enter takes the focus to the content.
