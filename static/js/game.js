@@ -76,7 +76,8 @@
     var now = version();
     if (now !== seenVersion) {
       var lines = newLines(seenLines, logLines()).map(function (line) { return line.say; });
-      var parts = lines.concat([text("#status .turn-who, #status h1")]);
+      // Whose turn it is now, or the game-over heading.
+      var parts = lines.concat([text("#status .turn-who") || text("#status h1")]);
       if (document.querySelector("#status.status-mine")) parts.push(text("#panel .prompt"));
       announce(parts.filter(Boolean).join("; "));
     }

@@ -114,3 +114,27 @@ def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
     game.refresh_from_db()
     assert game.load_state().turn_no > turn
     assert rules.player_view(game.load_state(), seat)["turn_no"] > turn
+
+
+def test_it_steps_through_a_replay_with_the_keyboard_and_says_each_position(new_page):
+    from tests.web.helpers import fast_forward
+
+    anna, ben = user("anna"), user("ben")
+    game = started_game(anna, ben, seed=77)
+    fast_forward(game)
+    page = new_page()
+    page.goto(f"/games/{game.pk}/replay/?step=0")
+    forward = page.locator('#replay a[data-key="ArrowRight"]')
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.dataset.key") == "ArrowRight":
+            break
+    for step in (1, 2):
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay .replay-step")).to_have_text(str(step))
+        # The focus is back on the same control, so Enter steps on.
+        page.wait_for_function("() => document.activeElement.dataset.key === 'ArrowRight'")
+        said = page.locator("#announcer")
+        words = " ".join(page.locator("#replay .this-step").text_content().split())
+        expect(said).to_contain_text(words)
+    expect(forward).to_be_focused()
