@@ -25,7 +25,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from games import away as absence_rules
-from games import limits, lobby, play
+from games import engines, limits, lobby, play
 from games.errors import GameError, IllegalMove
 from games.forms import (
     AbsenceForm,
@@ -39,7 +39,6 @@ from games.forms import (
 )
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Absence, Game, Invitation, Move, Seat
-from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
 
@@ -77,9 +76,8 @@ favicon.skip_user_time_zone = True
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules as this site plays them; the game page links its phases and cards here."""
-    from games.rules_help import rules_context
-
-    return render(request, "games/rules.html", rules_context())
+    engine = engines.default()
+    return render(request, engine.rules_template, engine.rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -222,6 +220,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 num_players=data["num_players"],
                 options=form.options(),
+                engine_name=form.engine.name,
                 time_limit=timedelta(seconds=int(data["time_limit"])),
                 is_public=data["is_public"],
                 auto_start=data["auto_start"],
@@ -426,7 +425,7 @@ def _render_game(
     *,
     error: str | None = None,
     partial: str | None = None,
-    template: str = "games/game.html",
+    template: str = "",
     whole_log: bool = False,
 ) -> HttpResponse:
     seats = _seats(game)
@@ -449,15 +448,17 @@ def _render_game(
     names = [s.name for s in seats]
     colours = [s.colour for s in seats]
     viewer = _viewer_seat(request, seats)
+    engine = game.engine
     state = game.load_state()
+    turn_no = engine.turn_no(state)
     whole_log = whole_log or game.is_finished
     log_key = _log_key(game, whole_log)
     log_html = cache.get(log_key)
     if log_html is None:
-        moves = _moves(game, state.turn_no, whole=whole_log)
+        moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, state.turn_no, whole=False, last=2)
-    context.update(game_context(state, viewer, names, colours, moves))
+        moves = _moves(game, turn_no, whole=False, last=2)
+    context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
         ended_early = game.ended_by_resignation
@@ -465,6 +466,7 @@ def _render_game(
             moves,
             names,
             colours,
+            engine=engine,
             notes=resignation_notes(seats, names, ended=ended_early),
             game_over=game.is_finished and not ended_early,
         )
@@ -473,7 +475,7 @@ def _render_game(
         )
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
-    context["standings"] = standings(state, seats) if game.is_finished else None
+    context["standings"] = standings(state, seats, game.engine) if game.is_finished else None
     if context["standings"] and context["final"]:  # a resigned seat never wins
         won = {row.seat for row in context["standings"] if row.winner}
         for number, entry in enumerate(context["final"]):
@@ -491,6 +493,7 @@ def _render_game(
     context["page_title"] = page_title(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
+    template = template or engine.page_template
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)

@@ -15,7 +15,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games.models import Absence
 from notifications import links
 from tests.browser.helpers import play_greedily_until, started_game, user
