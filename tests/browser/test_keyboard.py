@@ -60,8 +60,9 @@ def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
     assert game.acting_seat == seat
     turn = game.load_state().turn_no
 
-    page = new_page(user=anna)
+    page = new_page(user=anna, language=language)
     page.goto(f"/games/{game.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#status.status-mine")).to_have_count(1)
     announcer = page.locator("#announcer")
     # The first Tab offers to skip the header's links; Enter takes the focus to the content.
