@@ -20,7 +20,7 @@ def test_every_german_page_fits_the_screen_and_its_buttons_can_be_read(new_page,
     ids = {key: game.pk for key, game in cast.items() if hasattr(game, "seats")}
     problems = []
     for name, who, path in PAGES:
-        page = new_page(phone=phone, user=cast[who] if who else None, locale="de-DE")
+        page = new_page(phone=phone, user=cast[who] if who else None, language="de")
         response = page.goto(path.format(**ids))
         assert response.status == 200, (name, response.status)
         assert page.locator("html").get_attribute("lang") == "de", name
