@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import announce, rules
+from games import announce, pagecache, rules, versions
 from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
 from games.rules import bots
@@ -153,6 +153,8 @@ def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
     if updated != 1:
         raise Conflict(STALE)
     game.version = old_version + 1
+    versions.changed(game.pk)
+    pagecache.after_change(game.pk, game.version)
 
 
 def queue_bots(game: Game) -> None:
