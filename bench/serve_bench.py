@@ -164,8 +164,9 @@ def after_moves(base: str, game: int, sessions: dict, watcher: str, moves: int =
         action = ACTION.search(page).group(1).replace("&quot;", '"')
         version = re.search(r'name="version" value="(\d+)"', page).group(1)
         csrf_cookie = _csrf_cookie(base, game, sessions[seat])
-        status, _, ms = fetch(base, f"/games/{game}/move/", sessions[seat], htmx=True,
-                              data={"action": action, "version": version}, csrf=csrf_cookie)  # fmt: skip
+        data = {"action": action, "version": version}
+        path = f"/games/{game}/move/"
+        status, _, ms = fetch(base, path, sessions[seat], htmx=True, data=data, csrf=csrf_cookie)
         assert status == 200, status
         posts.append(ms)
         time.sleep(0.5)  # a follower's poll comes up to 5 s later; the worker draws meanwhile
@@ -222,11 +223,13 @@ def main() -> None:  # noqa: PLR0915
         cookie_fresh = f"sessionid={sessions['fresh'][seat_fresh]}"
         cookie_long = f"sessionid={sessions['long'][seat_long]}"
         status, page, _ = fetch(base, f"/games/{long}/", sessions["long"][seat_long])
-        long_version = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
+        version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
         endpoints = {
             "bare endpoint (/healthz)": ("/healthz", "", False),
             "version poll, unchanged": (
-                f"/games/{long}/version/?v={long_version[0]}&c={long_version[1]}", cookie_long, False
+                f"/games/{long}/version/?v={version}&c={chat}",
+                cookie_long,
+                False,
             ),
             "game page, fresh game": (f"/games/{fresh}/", cookie_fresh, False),
             f"game page, {data['long_moves']}-move game": (f"/games/{long}/", cookie_long, False),

@@ -117,6 +117,8 @@ def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str)
 
 
 def _posted_token(request: HttpRequest) -> str:
+    if "token" not in request.GET and "token" not in request.POST:
+        return ""
     form = TokenForm({"token": request.GET.get("token") or request.POST.get("token") or ""})
     return form.cleaned_data["token"] if form.is_valid() else ""
 
@@ -526,21 +528,37 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     The browser keeps it but asks every time (no-cache, ETag): Back must not show a stale
     position whose buttons the server then refuses (games.js also reloads a page restored from
     bfcache); an unchanged page costs a 304."""
-    game = _get_game_for_user(request, pk, with_state=False)
     partial = "game" if request.htmx and not request.htmx.boosted else None
-    if not pagecache.cacheable(request, game):
+    head = pagecache.head(pk)
+    if head is None:
+        raise Http404("No such game.")
+    cached = (
+        head.cacheable
+        and head.may_view(request, _posted_token(request))
+        and pagecache.no_messages(request)
+    )
+    if not cached:  # forming pages, invitees of private games, flash messages
+        game = _get_game_for_user(request, pk)
         return add_never_cache_headers_to(_render_game(request, game, partial=partial))
-    seats = _seats(game)
+    drawn: dict[str, Any] = {}
+
+    def game_and_seats() -> tuple[Game, list[Seat]]:
+        if not drawn:
+            drawn["game"] = game = Game.objects.get(pk=pk)
+            drawn["seats"] = _seats(game)
+        return drawn["game"], drawn["seats"]
+
+    def chat() -> str:
+        game, seats = game_and_seats()
+        context = thread_context(request, game, seats=seats, csrf_token=get_token(request))
+        return render_to_string("games/_chat.html", context)
+
     return pagecache.serve(
         request,
-        game,
-        seats,
+        head,
         partial,
-        render_page=lambda: render_game_page(request, game, seats, partial),
-        render_chat=lambda: render_to_string(
-            "games/_chat.html",
-            thread_context(request, game, seats=seats, csrf_token=get_token(request)),
-        ),
+        render_page=lambda: render_game_page(request, *game_and_seats(), partial),
+        render_chat=chat,
     )
 
 
