@@ -243,8 +243,8 @@ def after_change(game_id: int, version: int) -> None:
 
 
 def draw_players_pages(game_id: int) -> int:
-    """Draw and cache the page of every seated player (the htmx part their poll fetches, and
-    the whole page) as they would request it; returns how many pages were drawn."""
+    """Draw and cache the page of every seated player as their poll fetches it (the htmx part
+    of the page; a whole page is drawn on its first view); returns how many were drawn."""
     from django.contrib.auth import get_user_model
     from django.test import RequestFactory
     from django.urls import reverse
@@ -263,15 +263,13 @@ def draw_players_pages(game_id: int) -> int:
     url = reverse("games:detail", args=[game_id])
     drawn = 0
     for user in players:
-        for htmx in (True, False):
-            request = factory.get(url, **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
-            request.user = user
-            request.htmx = HtmxDetails(request)
-            with timezone.override(user.zone) if user.zone else nullcontext():
-                partial = "game" if htmx else None
-                key = _cache_key(found, page_key(request, found, partial))
-                if cache.get(key) is None:
-                    response = views.render_game_page(request, game, seats, partial)
-                    cache.set(key, response.content.decode(), TTL_SECONDS)
-                    drawn += 1
+        request = factory.get(url, HTTP_HX_REQUEST="true")
+        request.user = user
+        request.htmx = HtmxDetails(request)
+        with timezone.override(user.zone) if user.zone else nullcontext():
+            key = _cache_key(found, page_key(request, found, "game"))
+            if cache.get(key) is None:
+                response = views.render_game_page(request, game, seats, "game")
+                cache.set(key, response.content.decode(), TTL_SECONDS)
+                drawn += 1
     return drawn

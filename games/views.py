@@ -14,7 +14,8 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -147,7 +148,7 @@ def _back_to_game(request: HttpRequest, game: Game) -> str:
 # --- lobby ----------------------------------------------------------------------------------
 
 
-LOBBY_PAGE_SIZE = 50
+LOBBY_PAGE_SIZE = 25
 
 
 def lobby_games():
@@ -159,7 +160,21 @@ def lobby_games():
 def lobby_list(request: HttpRequest) -> HttpResponse:
     """The lobby, a page at a time: its cost does not grow with the number of open games.
     A page number that is not one shows the first page; one past the end, the last."""
-    games = lobby_games().defer("state").select_related("creator").prefetch_related("seats__user")
+    # Only what the list shows: the creator, and how many seats are taken (counted in SQL
+    # for the page's rows only).
+    taken = (
+        Seat.objects.filter(game=OuterRef("pk"))
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    games = (
+        lobby_games()
+        .defer("state")
+        .select_related("creator")
+        .annotate(seats_taken=Coalesce(Subquery(taken), 0))
+    )
     page = Paginator(games, LOBBY_PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "games/lobby.html", {"games": page.object_list, "page": page})
 
