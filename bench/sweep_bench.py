@@ -54,7 +54,7 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
         series = "generate_series(%s, %s) AS i"
 
         def later(minutes: int) -> str:
-            return f"%s::timestamptz + ({minutes} + i % 300) * interval '1 minute'"
+            return f"%s::timestamptz + ({minutes} + i %% 300) * interval '1 minute'"
 
     else:
         series = (
@@ -63,15 +63,15 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
         )
 
         def later(minutes: int) -> str:
-            return f"datetime(%s, '+' || ({minutes} + i % 300) || ' minutes')"
+            return f"datetime(%s, '+' || ({minutes} + i %% 300) || ' minutes')"
 
     # Due games: deadline 5 minutes ago, reminder later; the others: deadline in 1 to 300
     # minutes, reminder an hour after it (so no reminder is due).
-    deadline = f"CASE WHEN i % {due_every} = 0 THEN %s ELSE {later(1)} END"
-    reminder = f"CASE WHEN i % {due_every} = 0 THEN %s ELSE {later(61)} END"
+    deadline = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(1)} END"
+    reminder = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(61)} END"
     sql = (
         f"INSERT INTO {table} ({columns}) SELECT %s, '', 3, true, '{{}}', i, 'active', true, "
-        f"'b' || i, %s, 1, 0, i % 3, %s, {deadline}, {reminder}, %s, %s FROM {series}"
+        f"'b' || i, %s, 1, 0, i %% 3, %s, {deadline}, {reminder}, %s, %s FROM {series}"
     )
 
     def prep(value):
