@@ -21,7 +21,8 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.models import SEAT_COLOURS, Game, Seat
+from firenze.engine import SEAT_COLOURS
+from games.models import Game, Seat
 from players.models import COLOURS, GameRecord, Rating, SeatResult
 from players.results import places
 

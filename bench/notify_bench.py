@@ -189,8 +189,9 @@ def child(name: str) -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from games import lobby, play, rules
-    from games.rules.bots import greedy
+    from firenze import rules
+    from firenze.rules.bots import greedy
+    from games import lobby, play
     from notifications.models import PushSubscription, Webhook
     from tests.factories import UserFactory
     from tests.receivers import Device, Receiver

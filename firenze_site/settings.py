@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "csp",
     "games",
+    "firenze",
     "accounts",
     "notifications",
     "players",
@@ -433,3 +434,6 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+# The game a new table plays: the name of an engine registered in games.engines.
+GAMES_DEFAULT_ENGINE = "firenze"

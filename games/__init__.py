@@ -1,1 +1,1 @@
-"""Games: playing Firenze online. The rules themselves live in the pure-Python ``games.rules``."""
+"""Games: playing Firenze online. The rules themselves live in the pure-Python ``firenze.rules``."""

@@ -40,7 +40,8 @@ def _acting_player(game: Any) -> tuple[int | None, bool]:
     """(user id, whether a bot plays) of the acting seat; uses seat rows a move already read."""
     known = getattr(game, "seat_rows", None)
     if known is not None:
-        row = known[game.acting_seat][:3] if game.acting_seat in known else None
+        seat = known.get(game.acting_seat)
+        row = (seat.user_id, seat.bot, seat.autopilot) if seat is not None else None
     else:
         row = (
             game.seats.filter(number=game.acting_seat)

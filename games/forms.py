@@ -1,9 +1,9 @@
 """Every value posted to the games app is read here, through a form: the create-game form
-(every option of RULINGS section 3, explained in a sentence each, plus name, time limit,
-visibility and auto-start), moves and undos, lobby actions, invitations, resignations and
-absences. Nothing a client sends reaches the game code unparsed: a version is 1-9 ASCII
-digits, a move a short JSON object of bounded depth, a date within reach, an id a bounded
-integer; anything else is a form error with a message for the player.
+(name, players, time limit, visibility and auto-start, plus the options of the game's
+engine, each explained in a sentence), moves and undos, lobby actions, invitations,
+resignations and absences. Nothing a client sends reaches the game code unparsed: a version
+is 1-9 ASCII digits, a move a short JSON object of bounded depth, a date within reach, an id
+a bounded integer; anything else is a form error with a message for the player.
 """
 
 from __future__ import annotations
@@ -18,15 +18,10 @@ from django import forms
 from django.core.validators import validate_email
 from django.utils import timezone
 
+from games import engines
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
-from games.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 
 LIMIT_CHOICES = [(str(int(limit.total_seconds())), text) for limit, text in TIME_LIMITS]
-PLACEMENTS = [
-    ("recommended", "Recommended: at most 2 per tower, 2 or 3 of them on levels 3 and 4"),
-    ("random", "Random: on any free commission"),
-    ("dead_color", "Dead colour: all six commissions of one random colour are covered"),
-]
 
 
 def clean_game_name(value: str) -> str:
@@ -44,33 +39,7 @@ class CreateGameForm(forms.Form):
         required=False,
         help_text="Shown instead of the game's number, e.g. “Friday towers”.",
     )
-    num_players = forms.TypedChoiceField(
-        label="Players", choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, initial=3
-    )
-    campanile = forms.BooleanField(
-        label="Play with the Campanile card",
-        required=False,
-        initial=False,
-        help_text="Once someone takes it, every player must first build a white bell tower of "
-        "exactly 3 levels and seal the Campanile before fulfilling anything else. The rulebook "
-        "leaves it out of a first game.",
-    )
-    neutral_seals = forms.IntegerField(
-        label="Neutral seals",
-        min_value=0,
-        max_value=NEUTRAL_SEALS_MAX,
-        initial=NEUTRAL_SEALS_DEFAULT,
-        help_text=f"Grey seals that block commissions from the start (0 to {NEUTRAL_SEALS_MAX}"
-        f"; {NEUTRAL_SEALS_DEFAULT} as in the rulebook). More seals, fewer commissions to race "
-        "for. Ignored with the dead colour placement.",
-    )
-    seal_placement = forms.ChoiceField(
-        label="Seal placement",
-        choices=PLACEMENTS,
-        initial="recommended",
-        widget=forms.RadioSelect,
-        help_text="Where the neutral seals go before the first turn; never on a balcony.",
-    )
+    num_players = forms.TypedChoiceField(label="Players", choices=[], coerce=int, initial=3)
     time_limit = forms.ChoiceField(
         label="Time per turn",
         choices=LIMIT_CHOICES,
@@ -90,16 +59,23 @@ class CreateGameForm(forms.Form):
         help_text="Otherwise you get an email when the table is full, and start it yourself.",
     )
 
+    def __init__(self, *args: Any, engine: engines.Engine | None = None, **kwargs: Any) -> None:
+        """The platform's fields with the engine's options after the player count."""
+        super().__init__(*args, **kwargs)
+        self.engine = engine or engines.default()
+        counts = range(self.engine.min_players, self.engine.max_players + 1)
+        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
+        fields = list(self.fields.items())
+        at = [name for name, _ in fields].index("num_players") + 1
+        option_fields = list(self.engine.option_fields().items())
+        self.fields = dict(fields[:at] + option_fields + fields[at:])
+        self.option_names = [name for name, _ in option_fields]
+
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data["name"])
 
     def options(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {
-            "campanile": data["campanile"],
-            "neutral_seals": data["neutral_seals"],
-            "seal_placement": data["seal_placement"],
-        }
+        return self.engine.options_from_form(self.cleaned_data)
 
 
 class InviteForm(forms.Form):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.rules import format_line
+from games.engines import Engine
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
 PAGE_TURNS = 6
@@ -52,6 +52,7 @@ def log_turns(
     names: list[str],
     colours: list[str],
     *,
+    engine: Engine,
     notes: dict[int, list[str]] | None = None,
     game_over: bool = False,
 ) -> list[LogTurn]:
@@ -81,7 +82,7 @@ def log_turns(
         group.when = move.created
         while pending and pending[0][0] < move.seq:
             _note(group, pending.pop(0)[1])
-        lines = [(format_line(line, names), line) for line in move.log]
+        lines = [(engine.format_line(line, names), line) for line in move.log]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
             _add(group, lines[:1], move.timeout)
             final = LogTurn(turn=None, name="Final scoring", when=move.created)

@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import announce, rules
+from games import announce, engines
 from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
-from games.models import BOT_NAMES, SEAT_COLOURS, TIME_LIMITS, Game, Invitation, Seat
+from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
 ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
@@ -33,17 +33,20 @@ def create_game(
     is_public: bool = True,
     name: str = "",
     auto_start: bool = True,
+    engine_name: str = "",
 ) -> Game:
-    try:
-        trial = rules.new_game(num_players, 0, options)  # validates count and options
+    engine = engines.get(engine_name) if engine_name else engines.default()
+    try:  # validates count and options; stored with every default filled in
+        options = engine.normalise_options(num_players, options)
     except ValueError as exc:
         raise IllegalMove(str(exc)) from None
-    options = rules.to_dict(trial)["options"]  # stored with every default filled in
     if time_limit not in ALLOWED_LIMITS:
         raise IllegalMove("Choose one of the offered time limits.")
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
+            engine_name=engine.name,
+            rules_version=engine.rules_version,
             name=name,
             num_players=num_players,
             options=options,
@@ -89,7 +92,9 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
     return seat
 
 
-def add_bot(game: Game, by: Any, bot: str = "greedy") -> Seat:
+def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
+    """The creator seats a bot (the engine's default kind unless one is named)."""
+    bot = bot or game.engine.default_bot
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
@@ -97,7 +102,7 @@ def add_bot(game: Game, by: Any, bot: str = "greedy") -> Seat:
         if _free_seats(game) <= 0:
             raise Conflict("All seats of this game are taken.")
         taken = set(game.seats.exclude(bot="").values_list("bot_name", flat=True))
-        bot_name = next(name for name in BOT_NAMES if name not in taken)
+        bot_name = next(name for name in game.engine.bot_names if name not in taken)
         seat = Seat.objects.create(game=game, bot=bot, bot_name=bot_name)
         _when_full(game, by=by)
     if game.is_active:
@@ -232,18 +237,6 @@ def link_invitations(user: Any, address: str) -> int:
     )
 
 
-def full_tables(user: Any):
-    """Games this user created that wait, every seat taken, for them to start them (games
-    without auto-start): for a "your table is full" entry on My games."""
-    from django.db.models import Count, F
-
-    return (
-        Game.objects.filter(creator=user, status=Game.Status.OPEN, auto_start=False)
-        .annotate(seated=Count("seats"))
-        .filter(seated__gte=F("num_players"))
-    )
-
-
 def start(game: Game, by: Any) -> Game:
     """The creator starts a full table (games created without auto-start)."""
     with transaction.atomic():
@@ -264,7 +257,7 @@ def _deal(game: Game) -> None:
     random.Random(f"{game.seed}/seats").shuffle(seats)
     for number, seat in enumerate(seats):
         seat.number = number
-        seat.colour = SEAT_COLOURS[number]
+        seat.colour = game.seat_colour(number)
         seat.save(update_fields=["number", "colour"])
     state = game.initial_state()
     game.status = Game.Status.ACTIVE

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games import rules
+from games import engines
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +28,6 @@ TIME_LIMITS = [
     (timedelta(days=7), "7 days"),
     (timedelta(days=14), "14 days"),
 ]
-SEAT_COLOURS = ["black", "orange", "teal", "pink"]  # player seals, distinct from brick colours
-# Bots are named after Florentines: distinct in a game, readable in a log, and with distinct
-# initials so their seals (BL, BC, BF) tell them apart.
-BOT_NAMES = ["Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"]
 GAME_NAME_MAX_LENGTH = 60
 FORMER_PLAYER = "Former player"  # the seat of a player who deleted their account
 
@@ -65,6 +61,16 @@ class Game(models.Model):
     num_players = models.PositiveSmallIntegerField()
     auto_start = models.BooleanField(
         default=True, help_text="Start by itself when the last seat is taken."
+    )
+    engine_name = models.CharField(
+        max_length=40,
+        default=engines.default_name,
+        help_text="The game played: the name of its engine in games.engines.",
+    )
+    rules_version = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="The engine's rules version the game is played under (set when created).",
     )
     options = models.JSONField(default=dict)
     seed = models.BigIntegerField(default=new_seed)
@@ -124,6 +130,17 @@ class Game(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.rules_version:  # a new game plays the current rules of its engine
+            self.rules_version = engines.get(self.engine_name).rules_version
+        super().save(*args, **kwargs)
+
+    @property
+    def engine(self) -> engines.Engine:
+        """The engine of the rules this game is played under: everything the platform asks
+        about the game goes through it. UnknownEngine if this site cannot play it."""
+        return engines.get(self.engine_name, self.rules_version or None)
+
     @property
     def title(self) -> str:
         """The game's name if it has one, else its number."""
@@ -135,33 +152,44 @@ class Game(models.Model):
 
     # --- engine state -----------------------------------------------------------------------
 
-    def initial_state(self) -> rules.State:
-        return rules.new_game(self.num_players, self.seed, self.options)
+    def initial_state(self) -> engines.State:
+        return self.engine.new_game(self.num_players, self.seed, self.options)
 
-    def load_state(self) -> rules.State:
+    def load_state(self) -> engines.State:
         """The cached state, or the log's replay when the cache is from an older schema of the
         engine's state (or unreadable): the move log is the truth, the state only a cache."""
         try:
-            return rules.from_dict(self.state)
+            return self.engine.from_dict(self.state)
         except ValueError:
             log.warning("game %s: stored state unreadable, replaying its move log", self.pk)
             return self.replayed_state()
 
-    def store_state(self, state: rules.State) -> None:
-        self.state = rules.to_dict(state)
-        self.acting_seat = rules.acting_seat(state)
-        if rules.is_over(state):
+    def store_state(self, state: engines.State) -> None:
+        engine = self.engine
+        self.state = engine.to_dict(state)
+        self.acting_seat = engine.acting_seat(state)
+        if engine.is_over(state):
             self.status = self.Status.FINISHED
             self.deadline = self.next_reminder_at = None
 
-    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> rules.State:
+    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> engines.State:
         """The state rebuilt from seed, options and the move log alone."""
         if moves is None:
             moves = list(self.moves.order_by("seq").values_list("action", flat=True))
+        engine = self.engine
         state = self.initial_state()
         for action in moves:
-            state = rules.apply_action(state, action)
+            state = engine.apply_action(state, action)
         return state
+
+    def first_seat(self) -> int | None:
+        """The seat that played first (public): e-mails about the start name them."""
+        if self.state is None:
+            return self.acting_seat
+        return self.engine.first_seat(self.load_state())
+
+    def seat_colour(self, number: int) -> str:
+        return self.engine.seat_colours[number]
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -180,7 +208,7 @@ class Game(models.Model):
     @property
     def ended_by_resignation(self) -> bool:
         """Finished without the engine's end: a resignation ended it (see games.resign)."""
-        return self.is_finished and not (self.state or {}).get("final")
+        return self.is_finished and not self.engine.ended_normally(self.state)
 
     def start_turn_clock(self) -> None:
         """A new turn: its deadline and first reminder, pushed back by the player's absences."""

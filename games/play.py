@@ -10,42 +10,49 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games import announce, pagecache, rules, versions
+from games import announce, engines, pagecache, versions
 from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
-from games.rules import bots
 from players.results import record_game_end
 
 log = logging.getLogger(__name__)
 
-BOTS = {"greedy": bots.greedy}
 STALE = "The game has moved on since you loaded it; the board now shows the current position."
+
+
+class SeatRow(NamedTuple):
+    """A seat as a move reads it once: reused by the clock and queue_bots after the move."""
+
+    number: int
+    user_id: int | None
+    bot: str
+    autopilot: bool
+    timeouts_in_row: int
+    resigned_at: Any
+
+    @property
+    def bot_plays(self) -> bool:
+        return bool(self.bot) or self.autopilot
 
 
 def _seat_number(game: Game, user: Any) -> int:
     """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
     if not getattr(user, "is_authenticated", False):
         raise NotInGame("Sign in to play.")
-    seats = list(
-        game.seats.values_list(
-            "number", "user_id", "bot", "autopilot", "timeouts_in_row", "resigned_at"
-        )
-    )
-    # (user id, bot, autopilot, timeouts, resigned) by seat: read once, reused by the clock
-    # and queue_bots.
-    game.seat_rows = {number: rest for number, *rest in seats}
-    mine = next((row for row in seats if row[1] == user.pk), None)
+    seats = [SeatRow(*row) for row in game.seats.values_list(*SeatRow._fields)]
+    game.seat_rows = {row.number: row for row in seats}
+    mine = next((row for row in seats if row.user_id == user.pk), None)
     if mine is None:
         raise NotInGame("You are not playing in this game.")
-    if mine[5] is not None:
+    if mine.resigned_at is not None:
         raise Conflict("You resigned this game; a bot plays your seat.")
-    return mine[0]
+    return mine.number
 
 
 def _check_can_act(game: Game, seat: int, version: int | None) -> None:
@@ -65,14 +72,15 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = _seat_number(game, user)
         _check_can_act(game, seat, version)
+        engine = game.engine
         state = game.load_state()
         try:
-            new_state = rules.apply_action(state, action)
-        except rules.IllegalAction as exc:
+            new_state = engine.apply_action(state, action)
+        except engine.illegal_action as exc:
             raise IllegalMove(str(exc)) from None
-        canonical = next(a for a in rules.legal_actions(state) if a == action)
+        canonical = next(a for a in engine.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state, before=state)
-        if game.seat_rows[seat][3]:  # moving in time ends a run of timeouts
+        if game.seat_rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
     return game
@@ -84,7 +92,7 @@ def undo_move(game_id: int, user: Any, version: int | None) -> Game:
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = _seat_number(game, user)
         _check_can_act(game, seat, version)
-        if not rules.can_undo(game.load_state()):
+        if not game.engine.can_undo(game.load_state()):
             raise Conflict("That step cannot be taken back: something hidden or random followed.")
         actions = list(game.moves.order_by("seq").values_list("action", flat=True))
         state = game.replayed_state(actions[:-1])
@@ -97,45 +105,46 @@ def record_move(
     game: Game,
     seat: int,
     action: dict,
-    new_state: rules.State,
+    new_state: engines.State,
     *,
     by_bot: bool = False,
     timeout: bool = False,
-    before: rules.State | None = None,
+    before: engines.State | None = None,
 ) -> None:
     """Store the move and the new cached state, or raise Conflict if someone got there first.
 
     ``before`` is the state the action was applied to (read from the game's cache if not
     given): the move keeps its turn number and what it changed, for the log and highlights.
     """
-    turn_passed = rules.acting_seat(new_state) != game.acting_seat
+    engine = game.engine
+    turn_passed = engine.acting_seat(new_state) != game.acting_seat
     if before is None:
         before = game.load_state()
     # Called inside the caller's transaction: a clash rolls all of it back.
     try:
         Move.objects.create(
             game=game,
-            seq=new_state.step,
+            seq=engine.step(new_state),
             seat=seat,
-            turn=before.turn_no,
+            turn=engine.turn_no(before),
             action=action,
-            log=rules.log_tokens(new_state),
-            changes=rules.changes(before, new_state),
+            log=engine.log_tokens(new_state),
+            changes=engine.changes(before, new_state),
             by_bot=by_bot,
             timeout=timeout,
         )
     except IntegrityError:
         raise Conflict(STALE) from None
     _save(game, new_state, turn_passed=turn_passed)
-    if rules.is_over(new_state):
+    if engine.is_over(new_state):
         # The history's record and the ratings change in this same transaction.
         record_game_end(game, new_state)
         announce.game_over(game)
     elif turn_passed:
-        announce.turn_passed(game, new_state.step)
+        announce.turn_passed(game, engine.step(new_state))
 
 
-def _save(game: Game, state: rules.State, *, turn_passed: bool = True) -> None:
+def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None:
     old_version = game.version
     game.store_state(state)
     if turn_passed:
@@ -161,7 +170,7 @@ def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
     rows = getattr(game, "seat_rows", None)
     if rows is not None:
-        bot_seats = {n for n, (_, bot, autopilot, *_) in rows.items() if bot or autopilot}
+        bot_seats = {number for number, row in rows.items() if row.bot_plays}
     else:
         bot_seats = set(
             game.seats.filter(Q(autopilot=True) | ~Q(bot="")).values_list("number", flat=True)
@@ -193,10 +202,12 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             seat = game.seats.filter(number=game.acting_seat).first()
             if seat is None or not seat.bot_plays:
                 return played
+            engine = game.engine
             state = game.load_state()
-            rng = random.Random(f"{game.seed}/bot/{state.step}")
-            action = BOTS.get(seat.bot or "greedy", bots.greedy)(state, rng)
-            new_state = rules.apply_action(state, action)
+            rng = random.Random(f"{game.seed}/bot/{engine.step(state)}")
+            bot = engine.bots.get(seat.bot) or engine.bots[engine.default_bot]
+            action = bot(state, rng)
+            new_state = engine.apply_action(state, action)
             record_move(game, seat.number, action, new_state, by_bot=True, before=state)
         played += 1
     log.warning("bots of game %s stopped after %s steps", game_id, max_steps)

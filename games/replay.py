@@ -14,10 +14,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games import rules
 from games.models import Game, Move, Seat
-from games.presenters import game_context
-from games.rules.data import CARD_KIND, CARD_TEXT
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first
@@ -30,7 +27,7 @@ class Replay:
     step: int
     last: int
     turn_starts: list[int]  # the step at which each turn begins: turn 1 at step 0
-    state: rules.State | None = None
+    state: Any = None
     context: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
@@ -77,28 +74,23 @@ def build(game: Game, params: Any) -> Replay:
     seats = list(game.seats.select_related("user").order_by("number"))
     replay = Replay(game, seats, 0, len(moves), turn_starts([m[0] for m in moves]))
     replay.step = _asked_step(replay, params)
+    engine = game.engine
     state = game.initial_state()
     for _, action, _ in moves[: replay.step]:
-        state = rules.apply_action(state, action)
+        state = engine.apply_action(state, action)
     names = [s.name for s in seats]
     log = [
-        {"seq": seq, "text": rules.format_line(line, names), "current": seq == replay.step}
+        {"seq": seq, "text": engine.format_line(line, names), "current": seq == replay.step}
         for seq in range(replay.step, max(0, replay.step - LOG_MOVES), -1)
         for line in moves[seq - 1][2]
     ]
-    context = game_context(state, None, names, [s.colour for s in seats], [])
+    context = engine.page_context(state, None, names, [s.colour for s in seats], [])
+    context.update(engine.replay_context(state, names))
     context["log"] = log
     context["rules_url"] = reverse("games:rules")
-    context["hands"] = [
-        {
-            "name": names[i],
-            "seat": i,
-            "cards": [
-                {"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c]} for c in sorted(p["hand"])
-            ],
-        }
-        for i, p in enumerate(rules.to_dict(state)["players"])
-    ]
+    context["board_template"] = f"{engine.page_template}#board"
+    context["players_template"] = f"{engine.page_template}#players"
+    context["score_template"] = engine.score_template
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import rules
-from games.rules.words import ordinal
+from django.contrib.humanize.templatetags.humanize import ordinal
+
+from games.engines import Engine
 
 
 @dataclass
@@ -37,11 +38,13 @@ class Standing:
         return f"{ordinal(self.place)}{'=' if self.tied else ''}"
 
 
-def standings(state: rules.State, seats: list[Any]) -> list[Standing]:
-    """Every seat from first to last place. ``seats`` are the game's Seat rows (any order)."""
+def standings(state: Any, seats: list[Any], engine: Engine | None = None) -> list[Standing]:
+    """Every seat from first to last place. ``seats`` are the game's Seat rows (any order);
+    ``engine`` is their game's (looked up from the first seat when not given)."""
+    engine = engine or seats[0].game.engine
     by_number = {seat.number: seat for seat in seats}
-    totals = rules.scores(state)
-    final = rules.player_view(state, None)["final"] if rules.is_over(state) else None
+    totals = engine.scores(state)
+    final = engine.score_breakdown(state)
     rows = [
         Standing(
             seat=number,
@@ -50,7 +53,7 @@ def standings(state: rules.State, seats: list[Any]) -> list[Standing]:
             pp=pp,
             place=0,
             resigned=by_number[number].has_resigned,
-            breakdown=final["players"][number] if final else None,
+            breakdown=final[number] if final else None,
         )
         for number, pp in enumerate(totals)
     ]
@@ -62,6 +65,6 @@ def standings(state: rules.State, seats: list[Any]) -> list[Standing]:
     return rows
 
 
-def winners(state: rules.State, seats: list[Any]) -> list[int]:
+def winners(state: Any, seats: list[Any], engine: Engine | None = None) -> list[int]:
     """The winning seats: first place among those who did not resign."""
-    return [row.seat for row in standings(state, seats) if row.winner]
+    return [row.seat for row in standings(state, seats, engine) if row.winner]

@@ -12,11 +12,10 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import announce, rules
+from games import announce
 from games.clock import absences_of, next_reminder, reminder_number, schedule_turn
 from games.models import Game
 from games.play import queue_bots, record_move
-from games.rules.bots import greedy
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
 
@@ -56,12 +55,15 @@ def _away(user_id: int, now) -> bool:
 
 def _play_turn(game: Game, seat: int) -> int:
     """The bot takes every step left in this turn; each stored move is marked as a timeout."""
+    engine = game.engine
+    bot = engine.bots[engine.default_bot]
     state = game.load_state()
-    first = state.step + 1
-    rng = random.Random(f"{game.seed}/timeout/{state.step}")
-    while rules.acting_seat(state) == seat:
-        action = greedy(state, rng)
-        before, state = state, rules.apply_action(state, action)
+    step = engine.step(state)
+    first = step + 1
+    rng = random.Random(f"{game.seed}/timeout/{step}")
+    while engine.acting_seat(state) == seat:
+        action = bot(state, rng)
+        before, state = state, engine.apply_action(state, action)
         record_move(game, seat, action, state, by_bot=True, timeout=True, before=before)
     game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])
     return first

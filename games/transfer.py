@@ -15,9 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Lower
 
-from games import rules
-from games.models import SEAT_COLOURS, Game, Move, Seat
-from games.play import BOTS
+from games import engines
+from games.models import Game, Move, Seat
 from players.results import record_game_end
 
 FORMAT = 1
@@ -33,29 +32,31 @@ def export_game(game: Game) -> dict[str, Any]:
     """The record of a finished game (the caller checks that it is finished)."""
     seats = list(game.seats.select_related("user").order_by("number"))
     moves = game.moves.order_by("seq").values_list("seat", "action")
+    engine = game.engine
     state = game.load_state()
     return {
         "format": FORMAT,
-        "engine": rules.ENGINE_NAME,
-        "rules_version": rules.RULES_VERSION,
+        "engine": engine.name,
+        "rules_version": engine.rules_version,
         "game": game.pk,
         "num_players": game.num_players,
         "options": game.options,
         "seed": game.seed,
         "seats": [{"seat": s.number, "name": s.name, "bot": s.bot} for s in seats],
         "moves": [{"seat": seat, "action": action} for seat, action in moves],
-        "final_scores": rules.scores(state),
-        "winners": rules.winners(state),
+        "final_scores": engine.scores(state),
+        "winners": engine.winners(state),
     }
 
 
 def import_game(raw: bytes | str) -> Game:
     """Replay a record through the engine and store it as a finished, unrated game."""
     record = _parse(raw)
+    engine = engines.get(record["engine"], record["rules_version"])
     people = _people(record["seats"])
-    state, logs = _replay(record)
+    state, logs = _replay(engine, record)
     with transaction.atomic():
-        game = _store(record, people, state, logs)
+        game = _store(engine, record, people, state, logs)
         record_game_end(game, state, imported=True)
     return game
 
@@ -74,14 +75,15 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
         raise ImportRefused(f"The file is not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(record, dict):
         raise ImportRefused("The file must hold one JSON object (a game record).")
-    _check(
-        record.get("engine") == rules.ENGINE_NAME, f"This is not a {rules.ENGINE_NAME} game record."
-    )
+    try:
+        engine = engines.get(str(record.get("engine")))
+    except engines.UnknownEngine:
+        raise ImportRefused(f"This is not a {engines.default_name()} game record.") from None
     version = record.get("rules_version")
     _check(
-        version == rules.RULES_VERSION,
+        isinstance(version, str) and version in engines.versions(engine.name),
         f"The record was played under rules version {str(version)[:20]!r}; "
-        f"this site plays version {rules.RULES_VERSION!r}.",
+        f"this site plays version {engine.rules_version!r}.",
     )
     _check(
         record.get("format") == FORMAT, f"Unknown record format {str(record.get('format'))[:20]!r}."
@@ -107,7 +109,7 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
             f'Seat {i} must be {{"seat": {i}, "name": ..., "bot": ...}}.',
         )
         bot = seat.get("bot", "")
-        _check(not bot or bot in BOTS, f"Seat {i}: unknown bot {bot[:20]!r}.")
+        _check(not bot or bot in engine.bots, f"Seat {i}: unknown bot {bot[:20]!r}.")
     _check(
         isinstance(moves, list) and 0 < len(moves) <= MAX_MOVES, "moves must be a list of moves."
     )
@@ -153,30 +155,32 @@ def _people(seats: list[dict[str, Any]]) -> dict[int, Any]:
     return people
 
 
-def _replay(record: dict[str, Any]) -> tuple[rules.State, list[list[str]]]:
+def _replay(
+    engine: engines.Engine, record: dict[str, Any]
+) -> tuple[engines.State, list[list[str]]]:
     """The final state, and each move's log lines to store with it."""
     logs = []
     try:
-        state = rules.new_game(record["num_players"], record["seed"], record["options"])
+        state = engine.new_game(record["num_players"], record["seed"], record["options"])
     except ValueError as exc:
         raise ImportRefused(f"The game cannot be set up: {exc}") from None
     for i, move in enumerate(record["moves"], start=1):
-        _check(not rules.is_over(state), f"Move {i} comes after the end of the game.")
-        acting = rules.acting_seat(state)
+        _check(not engine.is_over(state), f"Move {i} comes after the end of the game.")
+        acting = engine.acting_seat(state)
         _check(
             move["seat"] == acting,
             f"Move {i} is by seat {move['seat']}, but seat {acting} was to act.",
         )
         try:
-            state = rules.apply_action(state, move["action"])
-        except rules.IllegalAction as exc:
+            state = engine.apply_action(state, move["action"])
+        except engine.illegal_action as exc:
             raise ImportRefused(f"Move {i} is illegal: {exc}") from None
-        logs.append(rules.log_tokens(state))
+        logs.append(engine.log_tokens(state))
     _check(
-        rules.is_over(state),
+        engine.is_over(state),
         f"The moves end before the game does (after {len(record['moves'])} moves).",
     )
-    replayed = rules.scores(state)
+    replayed = engine.scores(state)
     _check(
         record["final_scores"] == replayed,
         f"The final scores differ: the file says {record['final_scores']}, "
@@ -189,13 +193,19 @@ def _replay(record: dict[str, Any]) -> tuple[rules.State, list[list[str]]]:
 
 
 def _store(
-    record: dict[str, Any], people: dict[int, Any], state: rules.State, logs: list[list[str]]
+    engine: engines.Engine,
+    record: dict[str, Any],
+    people: dict[int, Any],
+    state: engines.State,
+    logs: list[list[str]],
 ) -> Game:
     creator = people[min(people)]
     game = Game(
         creator=creator,
+        engine_name=engine.name,
+        rules_version=engine.rules_version,
         num_players=record["num_players"],
-        options=rules.to_dict(state)["options"],
+        options=engine.normalise_options(record["num_players"], record["options"]),
         seed=record["seed"],
         is_public=True,
         version=len(record["moves"]),
@@ -208,7 +218,7 @@ def _store(
             user=people.get(seat["seat"]),
             bot=seat.get("bot", ""),
             number=seat["seat"],
-            colour=SEAT_COLOURS[seat["seat"]],
+            colour=engine.seat_colours[seat["seat"]],
         )
         for seat in record["seats"]
     )

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
 from games import away as absence_rules
-from games import limits, lobby, pagecache, play, versions
+from games import engines, limits, lobby, pagecache, play, versions
 from games.errors import GameError, IllegalMove
 from games.forms import (
     AbsenceForm,
@@ -44,7 +44,6 @@ from games.forms import (
 )
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Absence, Game, Invitation, Move, Seat
-from games.presenters import game_context
 from games.resign import resign as resign_seat
 from games.results import standings
 
@@ -82,9 +81,8 @@ favicon.skip_user_time_zone = True
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules as this site plays them; the game page links its phases and cards here."""
-    from games.rules_help import rules_context
-
-    return render(request, "games/rules.html", rules_context())
+    engine = engines.default()
+    return render(request, engine.rules_template, engine.rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -198,12 +196,14 @@ def my_games(request: HttpRequest) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("-updated")
     )
-    my_turn, waiting, forming = [], [], []
+    my_turn, waiting, forming, to_start = [], [], [], []
     for game in games:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
         game.opponents = [s for s in game.seats.all() if s is not mine]
         game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
-        if game.is_open:
+        if game.is_open and game.creator_id == me.pk and len(game.seats.all()) >= game.num_players:
+            to_start.append(game)  # full, created without auto-start: only its creator starts it
+        elif game.is_open:
             forming.append(game)
         elif game.acting_seat == mine.number:
             my_turn.append(game)
@@ -223,6 +223,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         request,
         "games/mine.html",
         {
+            "to_start": to_start,
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
@@ -246,6 +247,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 num_players=data["num_players"],
                 options=form.options(),
+                engine_name=form.engine.name,
                 time_limit=timedelta(seconds=int(data["time_limit"])),
                 is_public=data["is_public"],
                 auto_start=data["auto_start"],
@@ -450,7 +452,7 @@ def _render_game(
     *,
     error: str | None = None,
     partial: str | None = None,
-    template: str = "games/game.html",
+    template: str = "",
     whole_log: bool = False,
     seats: list[Seat] | None = None,
     extra: dict[str, Any] | None = None,
@@ -477,15 +479,17 @@ def _render_game(
     names = [s.name for s in seats]
     colours = [s.colour for s in seats]
     viewer = _viewer_seat(request, seats)
+    engine = game.engine
     state = game.load_state()
+    turn_no = engine.turn_no(state)
     whole_log = whole_log or game.is_finished
     log_key = _log_key(game, whole_log)
     log_html = cache.get(log_key)
     if log_html is None:
-        moves = _moves(game, state.turn_no, whole=whole_log)
+        moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, state.turn_no, whole=False, last=2)
-    context.update(game_context(state, viewer, names, colours, moves))
+        moves = _moves(game, turn_no, whole=False, last=2)
+    context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
         ended_early = game.ended_by_resignation
@@ -493,6 +497,7 @@ def _render_game(
             moves,
             names,
             colours,
+            engine=engine,
             notes=resignation_notes(seats, names, ended=ended_early),
             game_over=game.is_finished and not ended_early,
         )
@@ -501,7 +506,7 @@ def _render_game(
         )
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
-    context["standings"] = standings(state, seats) if game.is_finished else None
+    context["standings"] = standings(state, seats, game.engine) if game.is_finished else None
     if context["standings"] and context["final"]:  # a resigned seat never wins
         won = {row.seat for row in context["standings"] if row.winner}
         for number, entry in enumerate(context["final"]):
@@ -520,6 +525,7 @@ def _render_game(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
     context.update(extra or {})
+    template = template or engine.page_template
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)

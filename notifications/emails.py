@@ -23,7 +23,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games import rules
 from games.models import TIME_LIMITS, Game, Move, Seat
 from games.results import standings
 from notifications import links, preferences
@@ -192,7 +191,8 @@ def moves_since(
         .order_by("seq")
         .values_list("log", flat=True)
     )
-    lines = [rules.format_line(line, names) for lines in logs for line in lines]
+    engine = game.engine
+    lines = [engine.format_line(line, names) for lines in logs for line in lines]
     earlier = max(0, len(lines) - limit)
     return lines[earlier:], earlier
 
@@ -244,7 +244,7 @@ def _game_started(notification: Notification, context: dict[str, Any]) -> dict[s
     game = notification.game
     # The start player (public, in the stored state): by the time this is sent they may have
     # moved already.
-    first = (game.state or {}).get("start_seat", game.acting_seat)
+    first = game.first_seat()
     you_first = first is not None and first == context["my_seat"]
     return {
         "first_player": context["names"][first] if first is not None else "",
@@ -263,7 +263,7 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     game = notification.game
     seats = list(game.seats.select_related("user"))
-    ranking = standings(game.load_state(), seats)
+    ranking = standings(game.load_state(), seats, game.engine)
     mine = context["my_seat"]
     results = [
         {

@@ -106,8 +106,7 @@ def _invited(notification, context, name):
 
 def _game_started(notification, context, name):
     game = context["game_title"]
-    state = notification.game.state or {}
-    first = state.get("start_seat", notification.game.acting_seat)
+    first = notification.game.first_seat()
     first_name = context["names"][first] if first is not None else ""
     you_first = first is not None and first == context["my_seat"]
     who = "you go first" if you_first else f"{first_name} goes first"

@@ -25,9 +25,11 @@ class GameRecord(models.Model):
     finished_at = models.DateTimeField()
     num_players = models.PositiveSmallIntegerField()
     is_public = models.BooleanField(help_text="Private games are listed only to their players.")
-    campanile = models.BooleanField()
-    seal_placement = models.CharField(max_length=12)
-    neutral_seals = models.PositiveSmallIntegerField()
+    # The options the history filters by, as the game's engine reports them
+    # (Engine.record_details); a game without such options keeps the defaults.
+    campanile = models.BooleanField(default=False)
+    seal_placement = models.CharField(max_length=12, blank=True, default="")
+    neutral_seals = models.PositiveSmallIntegerField(default=0)
     turns = models.PositiveIntegerField(help_text="Players' turns, as the engine counts them.")
     moves = models.PositiveIntegerField()
     rated = models.BooleanField()

@@ -18,11 +18,10 @@ from typing import Any
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from games import rules
 from games.models import Game, Move, Seat
 from games.results import standings
 from players import ratings
-from players.models import COLOURS, GameRecord, Rating, SeatResult
+from players.models import GameRecord, Rating, SeatResult
 
 RATED_RULE = (
     "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
@@ -37,7 +36,7 @@ def places(totals: list[int]) -> list[int]:
 
 
 def record_game_end(
-    game: Game, state: rules.State, *, imported: bool = False, finished_at: Any = None
+    game: Game, state: Any, *, imported: bool = False, finished_at: Any = None
 ) -> GameRecord:
     """Write the game's record, its seats' results and, if rated, the new ratings.
 
@@ -46,25 +45,23 @@ def record_game_end(
     existing = GameRecord.objects.filter(game=game).first()
     if existing is not None:
         return existing
-    view = rules.player_view(state, None)
+    engine = game.engine
+    details = engine.record_details(state)
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     activity = _activity(game)
     now = finished_at or timezone.now()
     # Places, winners and PP from the one ranking the game page shows: ties share a place, a
     # resigned player comes last, a game a resignation ended counts the PP in play.
-    ranking = {row.seat: row for row in standings(state, seats)}
-    options = view["options"]
+    ranking = {row.seat: row for row in standings(state, seats, game.engine)}
     record = GameRecord.objects.create(
         game=game,
         started_at=activity["started"] or now,
         finished_at=now,
-        num_players=view["num_players"],
+        num_players=game.num_players,
         is_public=game.is_public,
-        campanile=bool(options["campanile"]),
-        seal_placement=options["seal_placement"],
-        neutral_seals=options["neutral_seals"],
-        turns=view["turn_no"],
-        moves=view["step"],
+        **details["game"],
+        turns=engine.turn_no(state),
+        moves=engine.step(state),
         rated=False,
         imported=imported,
     )
@@ -72,7 +69,6 @@ def record_game_end(
     for seat in seats:
         steps, bot_steps = activity["by_seat"].get(seat.number, (0, 0))
         person = not seat.is_bot and seat.user_id is not None
-        sealed = _sealed_colours(view, seat.number)
         results.append(
             SeatResult(
                 record=record,
@@ -91,7 +87,7 @@ def record_game_end(
                 resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
-                **sealed,
+                **details["seats"][seat.number],
             )
         )
     record.rated = not imported and is_rated(results)
@@ -117,14 +113,6 @@ def _activity(game: Game) -> dict[str, Any]:
         if started is None or row["first"] < started:
             started = row["first"]
     return {"by_seat": by_seat, "started": started}
-
-
-def _sealed_colours(view: dict[str, Any], seat: int) -> dict[str, int]:
-    counts = dict.fromkeys(COLOURS, 0)
-    for square in view["board"]["commissions"]:
-        if square["seal"] == seat:
-            counts[square["color"]] += 1
-    return counts
 
 
 def is_rated(results: list[SeatResult]) -> bool:

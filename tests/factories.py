@@ -52,7 +52,8 @@ def finished_record(
 
     from django.utils import timezone
 
-    from games.models import SEAT_COLOURS, Game, Seat
+    from firenze.engine import SEAT_COLOURS
+    from games.models import Game, Seat
     from players.models import GameRecord, SeatResult
     from players.results import places
 

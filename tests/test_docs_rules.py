@@ -1,6 +1,6 @@
 """docs/rules.md agrees with the engine's data module and with the code that cites it.
 
-The document's tables are read back and compared with games.rules.data, so changing a value in
+The document's tables are read back and compared with firenze.rules.data, so changing a value in
 one without the other fails here. Every "RULINGS n" or "rules.md §n.m" citation in the code must
 name a section the document has.
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from games.rules import data
-from games.rules.setup import normalize_options
+from firenze.rules import data
+from firenze.rules.setup import normalize_options
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

@@ -13,9 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from games import lobby, play, rules
+from firenze import rules
+from firenze.rules import bots
+from games import lobby, play
 from games.models import Game
-from games.rules import bots
 from tests.factories import UserFactory
 
 # The poll runs every 5 s, so a page may take that long to show another seat's move.
@@ -144,7 +145,7 @@ def first(page, **match: Any) -> dict[str, Any] | None:
 
 
 def _payload(action: dict[str, Any]) -> str:
-    # As games.presenters.Choice.payload writes it; CSS attribute strings need \" for ".
+    # As firenze.presenters.Choice.payload writes it; CSS attribute strings need \" for ".
     return json.dumps(action, separators=(",", ":")).replace("\\", "\\\\").replace('"', '\\"')
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import rules
+from firenze import rules
 from games.models import Move
 from tests.browser.helpers import (
     act,

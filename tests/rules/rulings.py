@@ -1,6 +1,6 @@
 """The tests' own transcript of RULINGS section 1.
 
-Kept apart from games/rules/data.py on purpose: a wrong value in the engine's data module must
+Kept apart from firenze/rules/data.py on purpose: a wrong value in the engine's data module must
 make a test fail, not be copied into the expectation.
 """
 

@@ -1,7 +1,7 @@
 """Building small, readable rule scenarios through the engine's public API only.
 
 A scenario starts from new_game, edits the stored dict (to_dict/from_dict, as documented in
-games/rules/README.md) while keeping every brick and card accounted for, then plays actions.
+firenze/rules/README.md) while keeping every brick and card accounted for, then plays actions.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.rules import (
+from firenze.rules import (
     IllegalAction,
     State,
     apply_action,
@@ -19,7 +19,7 @@ from games.rules import (
     new_game,
     to_dict,
 )
-from games.rules.data import COLOR_INDEX, COLORS
+from firenze.rules.data import COLOR_INDEX, COLORS
 
 CAST = ["Anna", "Ben", "Carla", "Dario"]
 Action = dict[str, Any]

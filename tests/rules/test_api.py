@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import (
+from firenze.rules import (
     IllegalAction,
     acting_seat,
     apply_action,

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games.rules import legal_actions, player_view, scores
+from firenze.rules import legal_actions, player_view, scores
 
 from . import scenario
 from .rulings import BALCONY_GROUPS, PRINTED_PP

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import legal_actions, player_view
+from firenze.rules import legal_actions, player_view
 
 from .scenario import (
     END_PHASE,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules import State, legal_actions
-from games.rules.data import COLOR_INDEX, COLORS
+from firenze.rules import State, legal_actions
+from firenze.rules.data import COLOR_INDEX, COLORS
 from tests.rules.scenario import (
     END_PHASE,
     END_TURN,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from games.rules import (
+from firenze.rules import (
     State,
     acting_seat,
     is_over,

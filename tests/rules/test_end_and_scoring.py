@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.rules import (
+from firenze.rules import (
     acting_seat,
     is_over,
     legal_actions,
@@ -15,7 +15,7 @@ from games.rules import (
     to_dict,
     winners,
 )
-from games.rules.data import COLOR_INDEX, END_TILE_PP, LEVEL_TILE_PP, printed_pp
+from firenze.rules.data import COLOR_INDEX, END_TILE_PP, LEVEL_TILE_PP, printed_pp
 
 from .playouts import final_state
 from .scenario import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.rules import legal_actions, player_view
+from firenze.rules import legal_actions, player_view
 
 from .scenario import (
     END_PHASE,

@@ -9,8 +9,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalAction, apply_action, legal_actions, to_dict
-from games.rules.explain import ACTION_KEYS, ACTION_TYPES
+from firenze.rules import IllegalAction, apply_action, legal_actions, to_dict
+from firenze.rules.explain import ACTION_KEYS, ACTION_TYPES
 
 from .playouts import playout
 

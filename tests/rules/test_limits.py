@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import acting_seat, legal_actions, player_view
+from firenze.rules import acting_seat, legal_actions, player_view
 
 from .scenario import (
     END_PHASE,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.rules import (
+from firenze.rules import (
     acting_seat,
     apply_action,
     from_dict,
@@ -18,7 +18,7 @@ from games.rules import (
     to_dict,
     winners,
 )
-from games.rules.data import CARDS, SEALS_PER_PLAYER, SUPPLY
+from firenze.rules.data import CARDS, SEALS_PER_PLAYER, SUPPLY
 
 from .playouts import final_state, playout, setup_for
 

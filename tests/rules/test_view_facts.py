@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from games.rules import changes, legal_actions, player_view
-from games.rules.data import CARDS
+from firenze.rules import changes, legal_actions, player_view
+from firenze.rules.data import CARDS
 
 from .scenario import (
     END_PHASE,

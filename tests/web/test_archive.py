@@ -14,8 +14,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firenze import rules
 from games import replay as replays
-from games import rules
 from games.models import Game, Move, Seat
 from games.transfer import MAX_BYTES
 from players.models import GameRecord, Rating, SeatResult

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from chat import services
 from chat.models import Message, Report
-from games import rules
+from firenze import rules
 from games.models import Game
 from notifications import outbox, preferences, tasks
 from notifications.models import Notification

@@ -10,11 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import away, rules
+from firenze import rules
+from firenze.rules.bots import greedy
+from games import away
 from games.clock import counted_time, due_games
 from games.errors import IllegalMove
 from games.models import Game, Move
-from games.rules.bots import greedy
 from games.timeouts import remind, time_out
 from tests.web.helpers import post_move, started_game
 

@@ -28,7 +28,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games.models import Game, Move, Seat
 from notifications import links
 from tests import figures

@@ -21,7 +21,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import play, rules
+from firenze import rules
+from games import play
 from games.errors import Conflict
 from games.models import Game, Move
 from games.play import STALE

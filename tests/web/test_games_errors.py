@@ -15,7 +15,8 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games.models import Game, Move
 from games.play import STALE
 from tests.web.helpers import (

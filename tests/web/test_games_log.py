@@ -11,7 +11,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rules
+from firenze import rules
 from games.gamelog import PAGE_TURNS
 from games.models import Game
 from tests.web.helpers import (

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rules
+from firenze import rules
 from games.models import Game, Move
 from tests.web.helpers import (
     HTMX,
@@ -397,6 +397,6 @@ def test_it_lets_a_bot_seat_play_right_after_the_previous_move_via_the_celery_ta
 def greedy_step(game: Game) -> dict:
     import random
 
-    from games.rules.bots import greedy
+    from firenze.rules.bots import greedy
 
     return greedy(game.load_state(), random.Random(game.version))

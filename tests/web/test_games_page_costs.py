@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from games import play, rules
+from firenze import rules
+from games import play
 from games.models import Game
 from tests.rules.scenario import (
     END_PHASE,

@@ -11,7 +11,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games.models import Game, Seat
 from games.results import standings
 from tests.web.helpers import fast_forward, game_page, play_greedy, signed_in, started_game

@@ -38,7 +38,7 @@ def acting(game):
 
 
 def legal(game: Game) -> str:
-    from games import rules
+    from firenze import rules
 
     return json.dumps(rules.legal_actions(game.load_state())[0])
 

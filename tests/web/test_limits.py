@@ -12,7 +12,8 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, rules
+from firenze import rules
+from games import lobby
 from games.limits import MESSAGES
 from games.models import Game, Invitation
 from tests.factories import PASSWORD, UserFactory

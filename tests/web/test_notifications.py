@@ -22,9 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from games import lobby, play, rules
+from firenze import rules
+from firenze.rules.bots import greedy
+from games import lobby, play
 from games.models import Game
-from games.rules.bots import greedy
 from notifications import outbox, preferences, tasks
 from notifications.models import Notification
 from tests.factories import UserFactory

@@ -17,9 +17,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import lobby, rules
+from firenze import rules
+from firenze.rules.data import CARD_KIND
+from games import lobby
 from games.models import Move
-from games.rules.data import CARD_KIND
 from notifications import emails, links, outbox, tasks
 from notifications.models import Notification
 from tests.web.test_notifications import (

@@ -11,7 +11,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import rules
+from firenze import rules
 from games.models import Game, Seat
 from notifications.models import LoginToken, Notification
 from tests.factories import PASSWORD

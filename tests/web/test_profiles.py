@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import rules
+from firenze import rules
 from games.models import Game
 from players.models import Rating
 from tests.factories import UserFactory, finished_record

@@ -11,9 +11,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from games import play, rules
+from firenze import rules
+from firenze.rules.bots import greedy
+from games import play
 from games.models import Game, Move
-from games.rules.bots import greedy
 from players.models import GameRecord, Rating, SeatResult
 from players.ratings import NEW
 from players.results import record_game_end

@@ -12,9 +12,10 @@ import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 from django.urls import reverse
 
-from games import lobby, play, rules
+from firenze import rules
+from firenze.rules.bots import greedy
+from games import lobby, play
 from games.models import Game, Move
-from games.rules.bots import greedy
 from tests.web.helpers import (
     HTMX,
     fast_forward,

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import lobby, pagecache, rules, versions
+from firenze import rules
+from games import lobby, pagecache, versions
 from games.models import Game
 from tests.web.helpers import HTMX, play_greedy, post_move, signed_in, started_game
 

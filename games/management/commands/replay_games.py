@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import rules
+from games import engines
 from games.models import Game
 
 
@@ -41,21 +41,26 @@ class Command(BaseCommand):
     def _compare(self, game: Game) -> str | None:
         actions = list(game.moves.order_by("seq").values_list("action", flat=True))
         try:
+            engine = game.engine
+        except engines.UnknownEngine as exc:
+            return f"cannot be replayed here: {exc}"
+        try:
             replayed = game.replayed_state(actions)
-        except rules.IllegalAction as exc:
+        except engine.illegal_action as exc:
             return f"move log does not replay: {exc}"
         stored = game.state
-        fresh = rules.to_dict(replayed)
+        fresh = engine.to_dict(replayed)
         if stored != fresh:
             keys = sorted(k for k in fresh if stored.get(k) != fresh.get(k))
             return (
                 f"stored state differs from the replay of {len(actions)} moves in: "
                 f"{', '.join(keys)}"
             )
-        if game.acting_seat != rules.acting_seat(replayed):
-            return f"acting seat {game.acting_seat} but the log says {rules.acting_seat(replayed)}"
-        if rules.is_over(replayed) != game.is_finished:
-            over = "over" if rules.is_over(replayed) else "not over"
+        acting = engine.acting_seat(replayed)
+        if game.acting_seat != acting:
+            return f"acting seat {game.acting_seat} but the log says {acting}"
+        if engine.is_over(replayed) != game.is_finished:
+            over = "over" if engine.is_over(replayed) else "not over"
             return f"status {game.status} but the log says the game is {over}"
         return None
 

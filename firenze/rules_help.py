@@ -1,14 +1,14 @@
 """What the rules page (/rules/) shows: the game as this site plays it (RULINGS.md), in our own
 words. Every number comes from the engine's data module, so the page cannot disagree with the
 game; the card descriptions below are the longer help texts (the cards themselves carry the
-short ones, games.rules.data.CARD_TEXT)."""
+short ones, firenze.rules.data.CARD_TEXT)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.presenters import LETTER, card_anchor
-from games.rules.data import (
+from firenze.presenters import LETTER, card_anchor
+from firenze.rules.data import (
     BALCONY_GROUPS,
     BRIDGE_EXCHANGE_PRICE,
     BUILD_COST,

@@ -9,6 +9,7 @@ never at the deck order.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .data import BELL_TOWER_HEIGHT, BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, printed_pp
@@ -18,6 +19,7 @@ from .players import build_discount
 from .state import State
 
 Action = dict[str, Any]
+Bot = Callable[[State, random.Random], Action]
 
 
 def random_player(state: State, rng: random.Random) -> Action:

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from games import rules
-from games.rules.data import CARD_KIND, CARD_TEXT, COLORS
-from games.rules.words import ordinal, plural
+from firenze import rules
+from firenze.rules.data import CARD_KIND, CARD_TEXT, COLORS
+from firenze.rules.words import ordinal, plural
 
 PHASES = [
     ("choose", "Choose a card"),
@@ -696,3 +696,17 @@ def game_context(
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),
     }
+
+
+def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:
+    """Every player's hand, face up, for the replay of a finished game (never during play)."""
+    return [
+        {
+            "name": names[i],
+            "seat": i,
+            "cards": [
+                {"card": c, "kind": CARD_KIND[c], "text": CARD_TEXT[c]} for c in sorted(p["hand"])
+            ],
+        }
+        for i, p in enumerate(rules.to_dict(state)["players"])
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.rules.data import COLORS
+from firenze.rules.data import COLORS
 
 IN_PLAY = [
     ("commissions", "Commissions"),

@@ -1,5 +1,5 @@
 """`{% score_sheet final as sheet %}`: the breakdown table's rows, for the finished game's page
-and the last position of a replay (both have the `final` list of games.presenters)."""
+and the last position of a replay (both have the `final` list of firenze.presenters)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from django import template
 
+from firenze.scoresheet import ScoreSheet
+from firenze.scoresheet import score_sheet as build_sheet
 from games.listing import describe_options
-from games.scoresheet import ScoreSheet
-from games.scoresheet import score_sheet as build_sheet
 
 register = template.Library()
 

@@ -1,0 +1,145 @@
+"""Firenze as the platform sees it: the engine protocol of games.engines, implemented by
+delegating to the pure rules package and this app's presenters. Registered by FirenzeConfig."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from firenze import forms, rules
+from firenze.rules import bots
+from firenze.rules.data import COLORS
+
+# Player seals, distinct from the brick colours on the board.
+SEAT_COLOURS = ["black", "orange", "teal", "pink"]
+
+
+class FirenzeEngine:
+    name = rules.ENGINE_NAME
+    rules_version = rules.RULES_VERSION
+    title = "Firenze"
+    min_players = 2
+    max_players = 4
+    seat_colours: Sequence[str] = SEAT_COLOURS
+    bots: Mapping[str, bots.Bot] = {"greedy": bots.greedy, "random": bots.random_player}
+    default_bot = "greedy"
+    # Bots are named after Florentines: distinct in a game, readable in a log, and with
+    # distinct initials so their seals (BL, BC, BF) tell them apart.
+    bot_names: Sequence[str] = ("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante")
+    illegal_action = rules.IllegalAction
+    page_template = "firenze/game.html"
+    score_template = "firenze/_score_breakdown.html"
+    rules_template = "firenze/rules.html"
+
+    def option_fields(self) -> dict[str, Any]:
+        return forms.option_fields()
+
+    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        return forms.options_from_form(cleaned_data)
+
+    def normalise_options(self, num_players: int, options: dict[str, Any] | None) -> dict:
+        """Every default filled in; ValueError (with a message for people) for bad ones."""
+        return rules.to_dict(rules.new_game(num_players, 0, options))["options"]
+
+    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None) -> Any:
+        return rules.new_game(num_players, seed, options)
+
+    def legal_actions(self, state: rules.State) -> list[dict[str, Any]]:
+        return rules.legal_actions(state)
+
+    def apply_action(self, state: rules.State, action: dict[str, Any]) -> rules.State:
+        return rules.apply_action(state, action)
+
+    def acting_seat(self, state: rules.State) -> int | None:
+        return rules.acting_seat(state)
+
+    def is_over(self, state: rules.State) -> bool:
+        return rules.is_over(state)
+
+    def scores(self, state: rules.State) -> list[int]:
+        return rules.scores(state)
+
+    def winners(self, state: rules.State) -> list[int]:
+        return rules.winners(state)
+
+    def can_undo(self, state: rules.State) -> bool:
+        return rules.can_undo(state)
+
+    def step(self, state: rules.State) -> int:
+        return state.step
+
+    def turn_no(self, state: rules.State) -> int:
+        return state.turn_no
+
+    def first_seat(self, state: rules.State) -> int | None:
+        return rules.to_dict(state)["start_seat"]
+
+    def player_view(self, state: rules.State, seat: int | None) -> dict[str, Any]:
+        return rules.player_view(state, seat)
+
+    def to_dict(self, state: rules.State) -> dict[str, Any]:
+        return rules.to_dict(state)
+
+    def from_dict(self, data: Any) -> rules.State:
+        return rules.from_dict(data)
+
+    def ended_normally(self, data: Any) -> bool:
+        """Whether a stored state reached the final scoring (not cut short by a resignation)."""
+        return bool((data or {}).get("final"))
+
+    def log_tokens(self, state: rules.State) -> list[str]:
+        return rules.log_tokens(state)
+
+    def format_line(self, line: str, names: Sequence[str]) -> str:
+        return rules.format_line(line, list(names))
+
+    def changes(self, before: rules.State | None, after: rules.State) -> dict[str, Any]:
+        return rules.changes(before, after)
+
+    def score_breakdown(self, state: rules.State) -> list[dict[str, Any]] | None:
+        """Each seat's final PP by source, once the game reached its final scoring."""
+        if not rules.is_over(state):
+            return None
+        return rules.player_view(state, None)["final"]["players"]
+
+    def record_details(self, state: rules.State) -> dict[str, Any]:
+        """What a finished game's record keeps beyond places and points: its options, and per
+        seat the commissions sealed per colour (profiles show a favourite colour)."""
+        view = rules.player_view(state, None)
+        options = view["options"]
+        sealed = [dict.fromkeys(COLORS, 0) for _ in range(view["num_players"])]
+        for square in view["board"]["commissions"]:
+            seal = square["seal"]
+            if isinstance(seal, int):  # a seat's seal, not an open or neutral square
+                sealed[seal][square["color"]] += 1
+        return {
+            "game": {
+                "campanile": bool(options["campanile"]),
+                "seal_placement": options["seal_placement"],
+                "neutral_seals": options["neutral_seals"],
+            },
+            "seats": sealed,
+        }
+
+    def page_context(
+        self,
+        state: rules.State,
+        viewer: int | None,
+        names: list[str],
+        colours: list[str],
+        moves: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        from firenze.presenters import game_context
+
+        return game_context(state, viewer, names, colours, moves)
+
+    def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
+        """Every hand, face up: only ever shown once the game is over."""
+        from firenze.presenters import replay_hands
+
+        return {"hands": replay_hands(state, names)}
+
+    def rules_context(self) -> dict[str, Any]:
+        from firenze.rules_help import rules_context
+
+        return rules_context()

@@ -1,0 +1,128 @@
+"""The one seam between the platform and a game: the engine protocol and the registry.
+
+The lobby, the clock, the move service, e-mails, profiles, replays and exports know a game
+only through an `Engine` (like open_spiel's Game/State or boardgame.io's Game object): they
+never import a game's package. A game's Django app registers its engine when the app is
+ready; `Game.engine` looks up the engine a stored game was created with, by name and rules
+version, so a finished game keeps replaying under the rules it was played by.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from django.conf import settings
+
+# An engine's state is opaque to the platform: it passes it back to the same engine only.
+State = Any
+Action = dict[str, Any]
+Bot = Callable[[State, random.Random], Action]
+
+
+class UnknownEngine(LookupError):
+    """No engine of that name (or of that rules version) is registered on this site."""
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the platform may ask of a game. Every method is pure: state in, value out."""
+
+    name: str  # stored with every game and written into exports
+    rules_version: str  # raised whenever a change would replay a stored move log differently
+    title: str  # the game's name for people ("Firenze")
+    min_players: int
+    max_players: int
+    seat_colours: Sequence[str]  # one per seat, distinct from anything drawn on the board
+    bots: Mapping[str, Bot]  # by the name stored in Seat.bot
+    default_bot: str
+    bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
+    illegal_action: type[Exception]  # what apply_action raises, with a message for the player
+    page_template: str  # the game page, with the partials game, board, panel, players, status
+    score_template: str  # the final score breakdown (page and replay), "" for none
+    rules_template: str  # the rules page
+
+    # --- options: read by the create form, normalised for storage -------------------------
+    def option_fields(self) -> dict[str, Any]: ...
+    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]: ...
+    def normalise_options(self, num_players: int, options: dict[str, Any] | None) -> dict: ...
+
+    # --- play -----------------------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None) -> State: ...
+    def legal_actions(self, state: State) -> list[Action]: ...
+    def apply_action(self, state: State, action: Action) -> State: ...
+    def acting_seat(self, state: State) -> int | None: ...
+    def is_over(self, state: State) -> bool: ...
+    def scores(self, state: State) -> list[int]: ...
+    def winners(self, state: State) -> list[int]: ...
+    def can_undo(self, state: State) -> bool: ...
+    def step(self, state: State) -> int: ...
+    def turn_no(self, state: State) -> int: ...
+    def first_seat(self, state: State) -> int | None: ...
+
+    # --- what may be shown ----------------------------------------------------------------
+    def player_view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def to_dict(self, state: State) -> dict[str, Any]: ...
+    def from_dict(self, data: Any) -> State: ...
+    def ended_normally(self, data: Any) -> bool: ...
+    def log_tokens(self, state: State) -> list[str]: ...
+    def format_line(self, line: str, names: Sequence[str]) -> str: ...
+    def changes(self, before: State | None, after: State) -> dict[str, Any]: ...
+    def score_breakdown(self, state: State) -> list[dict[str, Any]] | None: ...
+    def record_details(self, state: State) -> dict[str, Any]: ...
+    def page_context(
+        self,
+        state: State,
+        viewer: int | None,
+        names: list[str],
+        colours: list[str],
+        moves: list[dict[str, Any]],
+    ) -> dict[str, Any]: ...
+    def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
+    def rules_context(self) -> dict[str, Any]: ...
+
+
+_ENGINES: dict[tuple[str, str], Engine] = {}
+_CURRENT: dict[str, Engine] = {}
+
+
+def register(engine: Engine, *, current: bool = True) -> Engine:
+    """Make an engine known by its name and rules version; `current` makes new games use it."""
+    _ENGINES[engine.name, engine.rules_version] = engine
+    if current or engine.name not in _CURRENT:
+        _CURRENT[engine.name] = engine
+    return engine
+
+
+def unregister(engine: Engine) -> None:
+    """Forget an engine (tests register throwaway ones)."""
+    _ENGINES.pop((engine.name, engine.rules_version), None)
+    if _CURRENT.get(engine.name) is engine:
+        del _CURRENT[engine.name]
+        others = [e for (name, _), e in _ENGINES.items() if name == engine.name]
+        if others:
+            _CURRENT[engine.name] = others[-1]
+
+
+def get(name: str, rules_version: str | None = None) -> Engine:
+    """The engine of that name: of that rules version, or the current one when none is given."""
+    engine = _CURRENT.get(name) if rules_version is None else _ENGINES.get((name, rules_version))
+    if engine is None:
+        what = name if rules_version is None else f"{name} rules version {rules_version!r}"
+        raise UnknownEngine(f"This site has no engine for {what}.")
+    return engine
+
+
+def versions(name: str) -> list[str]:
+    """The rules versions of an engine this site can replay."""
+    return sorted(version for (n, version) in _ENGINES if n == name)
+
+
+def default_name() -> str:
+    """The engine a new game plays unless told otherwise (settings.GAMES_DEFAULT_ENGINE)."""
+    return settings.GAMES_DEFAULT_ENGINE
+
+
+def default() -> Engine:
+    return get(default_name())

@@ -1,0 +1,194 @@
+"""Nim with a hidden card: the second engine that keeps the platform's seam honest.
+
+A pile of stones; in turn each player takes 1 to 3 (or up to 4 once, with the joker card only
+they can see), then ends the turn (the take can be undone until then). Whoever takes the last
+stone wins with 1 point. Nothing here imports the platform or Firenze: only games.engines'
+protocol, by shape.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+
+class NimRefused(ValueError):
+    """A move that is not legal now; the message is for the player."""
+
+
+class State:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.d = data
+
+
+def _legal(d: dict[str, Any]) -> list[dict[str, Any]]:
+    if d["winner"] is not None:
+        return []
+    if d["taken"]:
+        return [{"type": "end_turn"}]
+    most = 4 if d["jokers"][d["seat"]] else 3
+    return [{"type": "take", "n": n} for n in range(1, min(most, d["pile"]) + 1)]
+
+
+def _label(action: dict[str, Any]) -> str:
+    return f"Take {action['n']}" if action["type"] == "take" else "End the turn"
+
+
+def _bot(state: State, rng: random.Random) -> dict[str, Any]:
+    return rng.choice(_legal(state.d))
+
+
+class NimEngine:
+    name = "nim"
+    rules_version = "1"
+    title = "Nim"
+    min_players = 2
+    max_players = 3
+    seat_colours: Sequence[str] = ("red", "blue", "green")
+    bots: Mapping[str, Any] = {"random": _bot}
+    default_bot = "random"
+    bot_names: Sequence[str] = ("Ada", "Bea", "Cy")
+    illegal_action = NimRefused
+    page_template = "nim/game.html"
+    score_template = ""
+    rules_template = "nim/game.html"
+
+    def option_fields(self) -> dict[str, Any]:
+        return {"stones": forms.IntegerField(label="Stones", min_value=5, max_value=30, initial=9)}
+
+    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        return {"stones": cleaned_data["stones"]}
+
+    def normalise_options(self, num_players: int, options: dict[str, Any] | None) -> dict:
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError("Nim is for 2 or 3 players.")
+        return {"stones": int((options or {}).get("stones", 9))}
+
+    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None) -> State:
+        options = self.normalise_options(num_players, options)
+        joker = random.Random(f"{seed}/joker").randrange(num_players)
+        return State(
+            {
+                "n": num_players,
+                "pile": options["stones"],
+                "options": options,
+                "seat": 0,
+                "taken": 0,
+                "step": 0,
+                "turn_no": 1,
+                "jokers": [seat == joker for seat in range(num_players)],
+                "winner": None,
+                "log": [],
+            }
+        )
+
+    def legal_actions(self, state: State) -> list[dict[str, Any]]:
+        return _legal(state.d)
+
+    def apply_action(self, state: State, action: dict[str, Any]) -> State:
+        if action not in _legal(state.d):
+            raise NimRefused("You cannot do that now.")
+        d = copy.deepcopy(state.d)
+        d["step"] += 1
+        me = d["seat"]
+        if action["type"] == "take":
+            d["pile"] -= action["n"]
+            d["taken"] = action["n"]
+            d["jokers"][me] = d["jokers"][me] and action["n"] < 4
+            d["log"] = [f"{{{me}}} takes {action['n']}."]
+            if d["pile"] == 0:
+                d["winner"] = me
+                d["log"].append(f"{{{me}}} takes the last stone and wins.")
+        else:
+            d["seat"], d["taken"], d["turn_no"] = (me + 1) % d["n"], 0, d["turn_no"] + 1
+            d["log"] = [f"{{{me}}} ends the turn."]
+        return State(d)
+
+    def acting_seat(self, state: State) -> int | None:
+        return None if state.d["winner"] is not None else state.d["seat"]
+
+    def is_over(self, state: State) -> bool:
+        return state.d["winner"] is not None
+
+    def scores(self, state: State) -> list[int]:
+        return [int(seat == state.d["winner"]) for seat in range(state.d["n"])]
+
+    def winners(self, state: State) -> list[int]:
+        return [] if state.d["winner"] is None else [state.d["winner"]]
+
+    def can_undo(self, state: State) -> bool:
+        return bool(state.d["taken"]) and state.d["winner"] is None
+
+    def step(self, state: State) -> int:
+        return state.d["step"]
+
+    def turn_no(self, state: State) -> int:
+        return state.d["turn_no"]
+
+    def first_seat(self, state: State) -> int | None:
+        return 0
+
+    def player_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        d = state.d
+        return {
+            "pile": d["pile"],
+            "acting_seat": self.acting_seat(state),
+            "my_joker": d["jokers"][seat] if seat is not None else None,
+        }
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return copy.deepcopy(state.d)
+
+    def from_dict(self, data: Any) -> State:
+        if not isinstance(data, dict) or "pile" not in data:
+            raise ValueError("not a Nim state")
+        return State(copy.deepcopy(data))
+
+    def ended_normally(self, data: Any) -> bool:
+        return (data or {}).get("winner") is not None
+
+    def log_tokens(self, state: State) -> list[str]:
+        return list(state.d["log"])
+
+    def format_line(self, line: str, names: Sequence[str]) -> str:
+        return line.format(*names)
+
+    def changes(self, before: State | None, after: State) -> dict[str, Any]:
+        return {"pile": after.d["pile"]}
+
+    def score_breakdown(self, state: State) -> list[dict[str, Any]] | None:
+        return None
+
+    def record_details(self, state: State) -> dict[str, Any]:
+        return {"game": {}, "seats": [{} for _ in range(state.d["n"])]}
+
+    def page_context(self, state, viewer, names, colours, moves) -> dict[str, Any]:
+        view = self.player_view(state, viewer)
+        acting = view["acting_seat"]
+        my_turn = viewer is not None and acting == viewer
+        return {
+            "view": view,
+            "my_turn": my_turn,
+            "acting_name": names[acting] if acting is not None else "",
+            "choices": [
+                {"payload": json.dumps(a, separators=(",", ":")), "label": _label(a)}
+                for a in (self.legal_actions(state) if my_turn else [])
+            ],
+            "can_undo": my_turn and self.can_undo(state),
+            "players": [
+                {"name": name, "colour": colour}
+                for name, colour in zip(names, colours, strict=True)
+            ],
+            "final": None,
+        }
+
+    def replay_context(self, state: State, names: list[str]) -> dict[str, Any]:
+        return {"jokers": [n for n, j in zip(names, state.d["jokers"], strict=True) if j]}
+
+    def rules_context(self) -> dict[str, Any]:
+        return {}
