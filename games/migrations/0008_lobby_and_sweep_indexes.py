@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_seat_former_player_creator_set_null'),
+        ('games', '0007_game_engine_and_rules_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
