@@ -69,9 +69,17 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
     # minutes, reminder an hour after it (so no reminder is due).
     deadline = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(1)} END"
     reminder = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(61)} END"
+    # Every other column gets its field's default (columns added later do not break this).
+    given = {name.strip() for name in columns.split(",")}
+    others = [
+        f for f in Game._meta.concrete_fields if f.column not in given and not f.primary_key
+    ]
+    more = "".join(f", {f.column}" for f in others)
+    marks = ", %s" * len(others)
     sql = (
-        f"INSERT INTO {table} ({columns}) SELECT %s, '', 3, true, '{{}}', i, 'active', true, "
-        f"'b' || i, %s, 1, 0, i %% 3, %s, {deadline}, {reminder}, %s, %s FROM {series}"
+        f"INSERT INTO {table} ({columns}{more}) SELECT %s, '', 3, true, '{{}}', i, 'active', "
+        f"true, 'b' || i, %s, 1, 0, i %% 3, %s, {deadline}, {reminder}, %s, %s{marks} "
+        f"FROM {series}"
     )
 
     def prep(value):
@@ -87,6 +95,7 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
         prep(now),
         prep(now),
         prep(now),
+        *[f.get_db_prep_save(f.get_default(), connection) for f in others],
         first,
         first + count - 1,
     ]
@@ -109,6 +118,9 @@ def _plans(now) -> list[str]:
     found = [
         games.filter(deadline__lte=now).values_list("pk", flat=True).explain(),
         games.filter(next_reminder_at__lte=now, deadline__gt=now).values_list("pk").explain(),
+        games.filter(
+            status=Game.Status.ACTIVE, deadline=None, turn_started_at__lte=now
+        ).values_list("pk").explain(),
     ]
     return [" | ".join(line.strip() for line in plan.splitlines()) for plan in found]
 
@@ -135,6 +147,8 @@ def main() -> None:
         assert result["timeouts"] == DUE, result
         sweep = _median_ms(sweep_deadlines)
         queries = _median_ms(lambda: (due_games(), stalled_bot_games()))
+        each = [_median_ms(due_games), _median_ms(stalled_bot_games)]
+        print(f"  ({size:,}: due_games {each[0]:.1f} ms, stalled_bot_games {each[1]:.1f} ms)")
         figures[size] = (sweep, queries, len(captured), fill_s)
     print(f"Deadline sweep, {connection.vendor}, {DUE:,} due games (median of {RUNS} runs):")
     for size, (sweep, queries, count, fill_s) in figures.items():
