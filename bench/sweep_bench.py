@@ -71,9 +71,7 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
     reminder = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(61)} END"
     # Every other column gets its field's default (columns added later do not break this).
     given = {name.strip() for name in columns.split(",")}
-    others = [
-        f for f in Game._meta.concrete_fields if f.column not in given and not f.primary_key
-    ]
+    others = [f for f in Game._meta.concrete_fields if f.column not in given and not f.primary_key]
     more = "".join(f", {f.column}" for f in others)
     marks = ", %s" * len(others)
     sql = (
@@ -118,9 +116,9 @@ def _plans(now) -> list[str]:
     found = [
         games.filter(deadline__lte=now).values_list("pk", flat=True).explain(),
         games.filter(next_reminder_at__lte=now, deadline__gt=now).values_list("pk").explain(),
-        games.filter(
-            status=Game.Status.ACTIVE, deadline=None, turn_started_at__lte=now
-        ).values_list("pk").explain(),
+        games.filter(status=Game.Status.ACTIVE, deadline=None, turn_started_at__lte=now)
+        .values_list("pk")
+        .explain(),
     ]
     return [" | ".join(line.strip() for line in plan.splitlines()) for plan in found]
 
