@@ -41,7 +41,7 @@ RUNS = 5
 
 def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> None:
     """Active games ``first`` .. ``first + count - 1``; every ``due_every``-th one past its
-    deadline, the others due in 1 to 300 minutes and their reminder an hour later."""
+    deadline, the others due in a day and their reminder an hour later."""
     past = now - timedelta(minutes=5)
     table = Game._meta.db_table
     columns = (
@@ -65,10 +65,10 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
         def later(minutes: int) -> str:
             return f"datetime(%s, '+' || ({minutes} + i %% 300) || ' minutes')"
 
-    # Due games: deadline 5 minutes ago, reminder later; the others: deadline in 1 to 300
-    # minutes, reminder an hour after it (so no reminder is due).
-    deadline = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(1)} END"
-    reminder = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(61)} END"
+    # Due games: deadline 5 minutes ago, reminder later; the others: deadline a day and 0 to 300
+    # minutes ahead (the fill may take minutes), reminder an hour after it (none is due).
+    deadline = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(24 * 60)} END"
+    reminder = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(25 * 60)} END"
     # Every other column gets its field's default (columns added later do not break this).
     given = {name.strip() for name in columns.split(",")}
     others = [f for f in Game._meta.concrete_fields if f.column not in given and not f.primary_key]
