@@ -169,7 +169,7 @@ def after_moves(base: str, game: int, sessions: dict, watcher: str, moves: int =
         status, _, ms = fetch(base, path, sessions[seat], htmx=True, data=data, csrf=csrf_cookie)
         assert status == 200, status
         posts.append(ms)
-        time.sleep(1.0)  # a follower's poll comes 0 to 5 s later; the worker draws meanwhile
+        time.sleep(2.5)  # a follower's poll comes 0 to 5 s later (2.5 s on average)
         follower = next(s for s in sessions if s != seat)
         first.append(fetch(base, f"/games/{game}/", sessions[follower], htmx=True)[2])
         repeat.append(fetch(base, f"/games/{game}/", sessions[follower], htmx=True)[2])

@@ -126,7 +126,7 @@ def _plans(now) -> list[str]:
 def main() -> None:
     setup_test_environment()
     logging.getLogger("kombu").setLevel(logging.ERROR)
-    connection.creation.create_test_db(verbosity=0)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True)
     app.conf.task_always_eager = False
     app.conf.broker_url = "memory://"
     creator = get_user_model().objects.create_user("sweeper", "s@example.com", "x")
