@@ -276,3 +276,21 @@ def test_it_finds_due_games_from_the_partial_indexes_without_sorting(anna, ben):
         plan = _plan(queryset.values_list("pk", flat=True))
         assert index in plan, plan
         assert "TEMP B-TREE" not in plan.upper() and "Sort" not in plan, plan
+
+
+def test_it_serves_the_players_pages_drawn_after_a_move_without_drawing_them_again(
+    game, anna, ben, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import views
+
+    move_and_commit(game, django_capture_on_commit_callbacks)  # its commit draws the pages
+    drawn = []
+    real = views.render_game_page
+    monkeypatch.setattr(
+        views, "render_game_page", lambda *args: drawn.append(args[3]) or real(*args)
+    )
+    for user in (anna, ben):
+        assert signed_in(user).get(detail(game), **HTMX).status_code == 200
+    assert drawn == []  # both htmx parts came from the cache
+    signed_in(anna).get(detail(game))
+    assert drawn == [None]  # the whole page is drawn on its first view
