@@ -1,8 +1,9 @@
 """`make bench`: every benchmark of the project, printing its figures.
 
-The web and sweep benchmarks run in a child process per database, because Django binds to one
-database per process: SQLite always, PostgreSQL when BENCH_POSTGRES_URL is set (make bench
-starts one).
+bench/serve_bench.py loads the site through gunicorn (SQLite, Redis) and prints ratios to a
+bare endpoint. The web and sweep benchmarks run in a child process per database, because Django
+binds to one database per process: SQLite always, PostgreSQL when BENCH_POSTGRES_URL is set
+(make bench starts one).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ def _django_benches(database_url: str) -> None:
 def main() -> None:
     rules_bench.main()
     login_limit.main()
+    # What players feel: the site through gunicorn, side by side with a bare endpoint.
+    subprocess.run([sys.executable, "-m", "bench.serve_bench"], cwd=ROOT, check=True)
     with tempfile.TemporaryDirectory() as folder:
         _django_benches(f"sqlite:///{folder}/bench.sqlite3")
     postgres = os.environ.get("BENCH_POSTGRES_URL")

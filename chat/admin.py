@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.db.models import F
 from django.utils import timezone
 
+from games import versions
 from games.models import Game
 
 from .models import Message, Mute, Report
@@ -36,6 +37,8 @@ class ReportAdmin(admin.ModelAdmin):
         games = set(Message.objects.filter(pk__in=ids).values_list("game_id", flat=True))
         Message.objects.filter(pk__in=ids).update(text="", deleted_at=timezone.now())
         Game.objects.filter(pk__in=games).update(chat_version=F("chat_version") + 1)
+        for game_id in games:
+            versions.changed(game_id)
         queryset.update(resolved=True)
 
 

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chat.models import MAX_LENGTH, Message, Mute, Report, Visit
+from games import versions
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import Game
 
@@ -122,6 +123,7 @@ def post(game: Game, user: Any, raw: Any) -> Message:
 
 def _changed(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(chat_version=F("chat_version") + 1)
+    versions.changed(game.pk)
     game.chat_version = (game.chat_version or 0) + 1  # the caller's copy shows the change too
 
 

@@ -160,6 +160,9 @@ else:
         "limits counted per worker process do not hold."
     )
 
+# Sessions: read from the cache, written through to the database (firenze_site/sessions.py).
+SESSION_ENGINE = "firenze_site.sessions"
+
 # --- Authentication (django-allauth 65) -----------------------------------------------------
 
 AUTH_USER_MODEL = "accounts.User"

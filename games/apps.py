@@ -9,7 +9,10 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from allauth.account.signals import email_confirmed
+        from django.db.models.signals import post_save
 
-        from games.signals import link_invitations_on_confirmation
+        from games.models import Game
+        from games.signals import game_saved, link_invitations_on_confirmation
 
         email_confirmed.connect(link_invitations_on_confirmation, dispatch_uid="games.invites")
+        post_save.connect(game_saved, sender=Game, dispatch_uid="games.versions")

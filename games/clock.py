@@ -106,11 +106,11 @@ def due_games(now: datetime | None = None) -> tuple[list[int], list[int]]:
     from games.models import Game
 
     now = now or timezone.now()
-    timeouts = list(Game.objects.filter(deadline__lte=now).values_list("pk", flat=True))
+    # order_by(): no sort by Meta.ordering; the partial indexes serve the ranges.
+    games = Game.objects.order_by()
+    timeouts = list(games.filter(deadline__lte=now).values_list("pk", flat=True))
     reminders = list(
-        Game.objects.filter(next_reminder_at__lte=now, deadline__gt=now).values_list(
-            "pk", flat=True
-        )
+        games.filter(next_reminder_at__lte=now, deadline__gt=now).values_list("pk", flat=True)
     )
     return timeouts, reminders
 
@@ -124,7 +124,7 @@ def stalled_bot_games(now: datetime | None = None) -> list[int]:
     from games.models import Game
 
     now = now or timezone.now()
-    stalled = Game.objects.filter(
+    stalled = Game.objects.order_by().filter(
         status=Game.Status.ACTIVE, deadline=None, turn_started_at__lte=now - BOT_TURN_GRACE
     )
     return list(stalled.values_list("pk", flat=True))

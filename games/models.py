@@ -97,8 +97,9 @@ class Game(models.Model):
     acting_seat = models.SmallIntegerField(null=True, blank=True)
     state = models.JSONField(null=True, blank=True, editable=False)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    next_reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Indexed by the partial indexes below: only games with a clock running are in them.
+    deadline = models.DateTimeField(null=True, blank=True)
+    next_reminder_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -106,6 +107,26 @@ class Game(models.Model):
         ordering = ["-updated"]
         indexes = [
             models.Index(fields=["status", "is_public"]),
+            # The lobby: open public games, newest first, read from the index in its order.
+            # Partial on is_public: SQLite tests a boolean as the bare column, which an
+            # equality column of an index cannot serve; the index's own condition can.
+            models.Index(
+                fields=["status", "-created"],
+                name="game_lobby",
+                condition=models.Q(is_public=True),
+            ),
+            # The deadline sweep: only games whose clock runs, so its range scans stay as
+            # short as the due games however many games there are (games.clock.due_games).
+            models.Index(
+                fields=["deadline"],
+                name="game_deadline_running",
+                condition=models.Q(deadline__isnull=False),
+            ),
+            models.Index(
+                fields=["next_reminder_at"],
+                name="game_reminder_pending",
+                condition=models.Q(next_reminder_at__isnull=False),
+            ),
             # Bot turns have no deadline: the sweep re-queues those that stalled.
             models.Index(
                 fields=["turn_started_at"],

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import announce, engines
+from games import announce, engines, pagecache, versions
 from games.errors import Conflict, IllegalMove, NotInGame
 from games.models import Game, Move
 from players.results import record_game_end
@@ -168,6 +168,8 @@ def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None
     if updated != 1:
         raise Conflict(str(STALE))
     game.version = old_version + 1
+    versions.changed(game.pk)
+    pagecache.after_change(game.pk, game.version)
 
 
 def queue_bots(game: Game) -> None:

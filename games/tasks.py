@@ -35,6 +35,20 @@ def remind_game(self, game_id: int) -> bool:
         raise self.retry(exc=exc) from exc
 
 
+@shared_task(ignore_result=True)
+def draw_pages(game_id: int, version: int | None = None) -> int:
+    """Draw the seated players' pages after a change, before their polls ask for them; a game
+    that has moved on since is left to the task its newer change queued."""
+    from games.models import Game
+    from games.pagecache import draw_players_pages
+
+    if version is not None:
+        now = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+        if now != version:
+            return 0
+    return draw_players_pages(game_id)
+
+
 @shared_task
 def sweep_deadlines() -> dict[str, int]:
     """Periodic (Celery beat): hand every due game to its own task."""

@@ -13,20 +13,25 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.core.paginator import Paginator
+from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from chat.templatetags.chat import thread_context
 from games import away as absence_rules
-from games import engines, limits, lobby, play
+from games import engines, limits, lobby, pagecache, play, versions
 from games.errors import GameError, IllegalMove
 from games.forms import (
     AbsenceForm,
@@ -115,6 +120,8 @@ def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str)
 
 
 def _posted_token(request: HttpRequest) -> str:
+    if "token" not in request.GET and "token" not in request.POST:
+        return ""
     form = TokenForm({"token": request.GET.get("token") or request.POST.get("token") or ""})
     return form.cleaned_data["token"] if form.is_valid() else ""
 
@@ -143,15 +150,35 @@ def _back_to_game(request: HttpRequest, game: Game) -> str:
 # --- lobby ----------------------------------------------------------------------------------
 
 
+LOBBY_PAGE_SIZE = 25
+
+
+def lobby_games():
+    """Open public games, newest first: filtered and ordered by one index (game_lobby)."""
+    return Game.objects.filter(status=Game.Status.OPEN, is_public=True).order_by("-created")
+
+
 @require_GET
 def lobby_list(request: HttpRequest) -> HttpResponse:
-    games = (
-        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
-        .select_related("creator")
-        .prefetch_related("seats__user")
-        .order_by("-created")[:50]
+    """The lobby, a page at a time: its cost does not grow with the number of open games.
+    A page number that is not one shows the first page; one past the end, the last."""
+    # Only what the list shows: the creator, and how many seats are taken (counted in SQL
+    # for the page's rows only).
+    taken = (
+        Seat.objects.filter(game=OuterRef("pk"))
+        .order_by()
+        .values("game")
+        .annotate(count=Count("pk"))
+        .values("count")
     )
-    return render(request, "games/lobby.html", {"games": games})
+    games = (
+        lobby_games()
+        .defer("state")
+        .select_related("creator")
+        .annotate(seats_taken=Coalesce(Subquery(taken), 0))
+    )
+    page = Paginator(games, LOBBY_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "games/lobby.html", {"games": page.object_list, "page": page})
 
 
 @login_required
@@ -446,8 +473,10 @@ def _render_game(
     partial: str | None = None,
     template: str = "",
     whole_log: bool = False,
+    seats: list[Seat] | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    seats = _seats(game)
+    seats = _seats(game) if seats is None else seats
     context: dict[str, Any] = {
         "game": game,
         "seats": seats,
@@ -456,6 +485,8 @@ def _render_game(
         # Reversed once here: the templates use them in loops.
         "rules_url": reverse("games:rules"),
         "move_url": reverse("games:move", args=[game.pk]),
+        # Lets the poll of a private game answer without loading the session.
+        "poll_token": "" if game.is_public else versions.poll_token(game.pk),
     }
     context["my_seat"] = next(
         (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
@@ -512,20 +543,68 @@ def _render_game(
     context["page_title"] = page_title(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
+    context.update(extra or {})
     template = template or engine.page_template
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)
 
 
-@never_cache
+game_seats = _seats
+
+
+def render_game_page(
+    request: HttpRequest, game: Game, seats: list[Seat], partial: str | None
+) -> HttpResponse:
+    """The game page as games.pagecache keeps it: placeholders for the per-request parts."""
+    return _render_game(
+        request, game, partial=partial, seats=seats, extra=pagecache.page_context(game)
+    )
+
+
 @require_GET
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The game page. Never cached by the browser: Back must not show a stale position whose
-    buttons the server then refuses (games.js also reloads a page restored from bfcache)."""
-    game = _get_game_for_user(request, pk)
+    """The game page, from the shared cache per game version and viewer (games.pagecache).
+    The browser keeps it but asks every time (no-cache, ETag): Back must not show a stale
+    position whose buttons the server then refuses (games.js also reloads a page restored from
+    bfcache); an unchanged page costs a 304."""
     partial = "game" if request.htmx and not request.htmx.boosted else None
-    return _render_game(request, game, partial=partial)
+    head = pagecache.head(pk)
+    if head is None:
+        raise Http404("No such game.")
+    cached = (
+        head.cacheable
+        and head.may_view(request, _posted_token(request))
+        and pagecache.no_messages(request)
+    )
+    if not cached:  # forming pages, invitees of private games, flash messages
+        game = _get_game_for_user(request, pk)
+        return add_never_cache_headers_to(_render_game(request, game, partial=partial))
+    drawn: dict[str, Any] = {}
+
+    def game_and_seats() -> tuple[Game, list[Seat]]:
+        if not drawn:
+            drawn["game"] = game = Game.objects.get(pk=pk)
+            drawn["seats"] = _seats(game)
+        return drawn["game"], drawn["seats"]
+
+    def chat() -> str:
+        game, seats = game_and_seats()
+        context = thread_context(request, game, seats=seats, csrf_token=get_token(request))
+        return render_to_string("games/_chat.html", context)
+
+    return pagecache.serve(
+        request,
+        head,
+        partial,
+        render_page=lambda: render_game_page(request, *game_and_seats(), partial),
+        render_chat=chat,
+    )
+
+
+def add_never_cache_headers_to(response: HttpResponse) -> HttpResponse:
+    add_never_cache_headers(response)
+    return response
 
 
 @never_cache
@@ -579,22 +658,21 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @never_cache
 @require_GET
 def version(request: HttpRequest, pk: int) -> HttpResponse:
-    """The cheap poll (the most frequent request): for a public game one indexed query, no
-    state loaded, no session touched; a private one answers only to those who may see its
-    page (seats, invitees, invite-link holders), like the page.
+    """The cheap poll (the most frequent request): answered from the shared cache (no database,
+    no session) while the game is unchanged (games.versions). A private game answers only to
+    those who may see its page: its page sends a token the poll checks without the session;
+    without it, seats, invitees and invite-link holders, like the page.
 
     ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
     either one changing refreshes the page, so new messages ride the same poll as moves."""
-    row = (
-        Game.objects.filter(pk=pk)
-        .values_list("version", "chat_version", "is_public", "invite_token")
-        .first()
-    )
+    row = versions.current(pk)
     if row is None:
         raise Http404(_("No such game."))
-    version_now, chat_now, is_public, invite_token = row
-    if not is_public and not _may_see_private_game(request, pk, invite_token):
-        raise Http404(_("No such game."))
+    version_now, chat_now, is_public = row
+    if not is_public and not versions.valid_poll_token(pk, request.GET.get("p")):
+        invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
+        if invite_token is None or not _may_see_private_game(request, pk, invite_token):
+            raise Http404(_("No such game."))
     seen, seen_chat = request.GET.get("v"), request.GET.get("c")
     if seen == str(version_now) and seen_chat in (None, str(chat_now)):
         return HttpResponse(status=204)

@@ -8,10 +8,17 @@
   "use strict";
 
   // A game page restored by Back/Forward from the browser's memory shows an old position
-  // whose buttons the server would refuse: load it afresh (the page is also sent no-store).
+  // whose buttons the server would refuse: load it afresh.
+  // One shown again from the HTTP cache by Back/Forward (kept for 304s): ask the poll at once.
   window.addEventListener("pageshow", function (event) {
     if (event.persisted && document.getElementById("game")) {
       window.location.reload();
+      return;
+    }
+    var poller = document.getElementById("poller");
+    var navigation = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (poller && window.htmx && navigation && navigation.type === "back_forward") {
+      window.htmx.trigger(poller, "refresh");
     }
   });
 

@@ -206,15 +206,19 @@ def test_a_named_game_is_titled_by_its_name(anna, ben):
     assert '<h1 class="game-title">Friday towers</h1>' in page
 
 
-def test_game_pages_are_never_stored_by_the_browser(anna, ben):
+def test_game_pages_are_never_shown_by_the_browser_without_asking(anna, ben):
+    """The game page may be kept (a returning browser gets 304, issue 11) but never used without
+    asking the server whether it is still current; the whole log is never stored."""
     game = started_game(anna, ben)
     browser = signed_in(anna)
     for response in (
         browser.get(reverse("games:detail", args=[game.pk])),
         browser.get(reverse("games:detail", args=[game.pk]), **HTMX),
-        browser.get(reverse("games:log", args=[game.pk])),
     ):
-        assert "no-store" in response["Cache-Control"]
+        control = response["Cache-Control"]
+        assert "no-cache" in control and "private" in control and "max-age=0" in control
+        assert response["ETag"]
+    assert "no-store" in browser.get(reverse("games:log", args=[game.pk]))["Cache-Control"]
 
 
 def test_phase_pills_and_card_names_link_to_the_rules(anna, ben):

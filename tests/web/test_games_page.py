@@ -375,12 +375,12 @@ def test_it_lets_a_bot_seat_play_right_after_the_previous_move_via_the_celery_ta
         game.refresh_from_db()
         before = game.moves.count()
         action = greedy_step(game)
-        with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with django_capture_on_commit_callbacks(execute=True):
             response = post_move(browser, game, action, game.version)
         assert response.status_code == 200
         if game.moves.filter(seq__gt=before + 1).exists():
             break
-        assert callbacks == [] and runs == []  # no task while Anna still acts
+        assert runs == []  # no bots' task while Anna still acts (executed callbacks run them)
     else:
         raise AssertionError("Anna's turn never passed")
 

@@ -4,6 +4,7 @@ a clear message, and nothing is stored. (tests/web/test_fuzz.py throws random on
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -157,7 +158,14 @@ def test_the_version_poll_of_a_private_game_answers_only_those_who_may_see_it(an
     assert Client().get(url, {"token": private.invite_token}).status_code == 200
     # The page of an invite-link holder polls with the token, so its poll is answered too.
     page = Client().get(reverse("games:detail", args=[private.pk]), {"token": private.invite_token})
-    assert f"{url}?v=1&amp;c=0&amp;token={private.invite_token}" in page.content.decode()
+    poll = re.search(r'hx-get="([^"]*/version/[^"]*)"', page.content.decode()).group(1)
+    assert f"{url}?v=1&amp;c=0&amp;p=" in poll and f"&amp;token={private.invite_token}" in poll
+    # The page's own poll token answers without a session; a made-up one does not.
+    page_token = re.search(r"p=(\w+)", poll).group(1)
+    assert Client().get(url, {"p": page_token}).json()["version"] == 1
+    for stranger in (Client(), signed_in(carla)):
+        assert stranger.get(url, {"p": "0" * 32}).status_code == 404
+        assert stranger.get(url, {"p": page_token[:-1]}).status_code == 404
     # A public game's poll stays open to spectators.
     public = started_game(anna, ben)
     assert Client().get(reverse("games:version", args=[public.pk])).status_code == 200

@@ -1,0 +1,307 @@
+"""What players feel, through the production stack: gunicorn (2 workers), production settings
+(DEBUG off), SQLite, the Redis cache and a Celery worker (Redis broker) that draws the players'
+pages after a move. ``ab -c 4`` loads each endpoint with a bounded number of requests on the
+loopback; every figure is a ratio to a bare Django endpoint (/healthz) measured in the same run,
+because this machine's absolute speed varies by half.
+
+Prints requests/s and the ratio per endpoint with its SQL queries (cache cold / warm), the lobby's
+latency with 10,000 open games, the first view after a move against a repeat view, and a web
+worker's memory after 100 and after 10,000 mixed requests. Goals: issue 11.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.error import HTTPError
+from urllib.parse import urlencode
+from urllib.request import Request
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.login_limit import OPENER, _stop, _wait_for, free_port  # noqa: E402
+
+BIN = Path(sys.executable).parent
+MOVES = 370
+WORKERS = 2
+CONCURRENCY = 4
+REQUESTS = 800  # per endpoint and round (the lobby: a quarter)
+ROUNDS = 4  # interleaved; the best round of each endpoint counts (other load comes and goes)
+ACTION = re.compile(r'<button type="submit" name="action" value="([^"]+)"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def _env(folder: Path, redis_port: int) -> dict[str, str]:
+    redis = f"redis://127.0.0.1:{redis_port}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "firenze_site.settings",
+        "DEBUG": "false",
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+        "CACHE_URL": f"{redis}/1",
+        "CELERY_BROKER_URL": f"{redis}/2",
+        "SECRET_KEY": "bench-only-secret-key-7d2e9a4c1f6b8d0e3a5c7e9b1d3f5a7c9e1b3d5f7a9c",
+        "ALLOWED_HOSTS": "127.0.0.1,testserver",
+        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        "LOG_LEVEL": "WARNING",
+        "WEBPUSH_VAPID_PRIVATE_KEY": "",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    return env
+
+
+def _run(args: list[str], env: dict[str, str]) -> str:
+    done = subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return done.stdout
+
+
+def ab(url: str, cookie: str = "", *, requests: int = REQUESTS, concurrency: int = CONCURRENCY,
+       htmx: bool = False) -> tuple[float, float]:  # fmt: skip
+    """(requests per second, mean ms per request) of ``ab`` against one URL."""
+    args = ["ab", "-q", "-n", str(requests), "-c", str(concurrency)]
+    if cookie:
+        args += ["-C", cookie]
+    if htmx:
+        args += ["-H", "HX-Request: true"]
+    out = subprocess.run([*args, url], capture_output=True, text=True, check=True).stdout
+    failed = int(re.search(r"Failed requests:\s+(\d+)", out).group(1))
+    non_2xx = re.search(r"Non-2xx responses:\s+(\d+)", out)
+    if failed or non_2xx:
+        raise RuntimeError(f"ab: {failed} failed, {non_2xx and non_2xx.group(1)} non-2xx for {url}")
+    rate = float(re.search(r"Requests per second:\s+([\d.]+)", out).group(1))
+    mean = float(re.search(r"Time per request:\s+([\d.]+) \[ms\] \(mean\)", out).group(1))
+    return rate, mean
+
+
+def fetch(base: str, path: str, session: str, *, data: dict | None = None, htmx: bool = False,
+          csrf: str = "") -> tuple[int, str, float]:  # fmt: skip
+    """(status, body, milliseconds) of one request as a signed-in browser makes it."""
+    body = urlencode(data).encode() if data is not None else None
+    request = Request(base + path, data=body, method="POST" if body else "GET")
+    cookies = [f"sessionid={session}"] + ([f"csrftoken={csrf}"] if csrf else [])
+    request.add_header("Cookie", "; ".join(cookies))
+    if htmx:
+        request.add_header("HX-Request", "true")
+    if csrf:
+        request.add_header("X-CSRFToken", csrf)
+        request.add_header("Referer", base + path)
+    start = time.perf_counter()
+    try:
+        response = OPENER.open(request, timeout=30)
+    except HTTPError as error:
+        response = error
+    with response:
+        text = response.read().decode("utf-8", "replace")
+    return response.status, text, (time.perf_counter() - start) * 1000
+
+
+def rss_kb(master: subprocess.Popen) -> list[int]:
+    """Resident memory (kB) of each gunicorn worker (the master's children)."""
+    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text().split()
+    sizes = []
+    for pid in children:
+        status = Path(f"/proc/{pid}/status").read_text()
+        sizes.append(int(re.search(r"VmRSS:\s+(\d+)", status).group(1)))
+    return sizes
+
+
+def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen:
+    celery = str(BIN / "celery")
+    handle = log.open("wb")
+    proc = subprocess.Popen(
+        [celery, "-A", "firenze_site", "worker", "--pool=solo", "--loglevel=INFO",
+         "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 90
+    while " ready." not in log.read_text(errors="replace"):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not start:\n{log.read_text()[-3000:]}")
+        time.sleep(0.2)
+    return proc
+
+
+def _redis(port: int, stack: contextlib.ExitStack) -> None:
+    redis_bin = shutil.which("redis-server") or "/usr/sbin/redis-server"
+    proc = subprocess.Popen(
+        [redis_bin, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    stack.callback(_stop, proc)
+    deadline = time.monotonic() + 10
+    while subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True).returncode:
+        if time.monotonic() > deadline:
+            raise RuntimeError("redis did not start")
+        time.sleep(0.1)
+
+
+def acting_seat(base: str, game: int, sessions: dict) -> tuple[str, str]:
+    """(seat, page) of the seat whose page offers moves."""
+    for seat, session in sessions.items():
+        status, page, _ = fetch(base, f"/games/{game}/", session)
+        if 'id="move-form"' in page:
+            return seat, page
+    raise RuntimeError("nobody can move")
+
+
+def after_moves(base: str, game: int, sessions: dict, watcher: str, moves: int = 12) -> dict:
+    """Moves made through the site; after each, a follower's page (htmx part, as their poll
+    fetches it) first and again, and a watcher's (not drawn ahead) first."""
+    first, repeat, cold, posts = [], [], [], []
+    for _ in range(moves):
+        seat, page = acting_seat(base, game, sessions)
+        action = ACTION.search(page).group(1).replace("&quot;", '"')
+        version = re.search(r'name="version" value="(\d+)"', page).group(1)
+        csrf_cookie = _csrf_cookie(base, game, sessions[seat])
+        data = {"action": action, "version": version}
+        path = f"/games/{game}/move/"
+        status, _, ms = fetch(base, path, sessions[seat], htmx=True, data=data, csrf=csrf_cookie)
+        assert status == 200, status
+        posts.append(ms)
+        time.sleep(2.5)  # a follower's poll comes 0 to 5 s later (2.5 s on average)
+        follower = next(s for s in sessions if s != seat)
+        first.append(fetch(base, f"/games/{game}/", sessions[follower], htmx=True)[2])
+        repeat.append(fetch(base, f"/games/{game}/", sessions[follower], htmx=True)[2])
+        cold.append(fetch(base, f"/games/{game}/", watcher, htmx=True)[2])
+    return {
+        "first": statistics.median(first),
+        "repeat": statistics.median(repeat),
+        "cold": statistics.median(cold),
+        "post": statistics.median(posts),
+        "moves": moves,
+    }
+
+
+def _csrf_cookie(base: str, game: int, session: str) -> str:
+    request = Request(f"{base}/games/{game}/")
+    request.add_header("Cookie", f"sessionid={session}")
+    with OPENER.open(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = re.match(r"csrftoken=([^;]+)", header)
+            if match:
+                return match.group(1)
+    raise RuntimeError("no CSRF cookie")
+
+
+def main() -> None:  # noqa: PLR0915
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        folder = Path(tmp)
+        redis_port = int(os.environ.get("BENCH_REDIS_PORT") or free_port())
+        _redis(redis_port, stack)
+        env = _env(folder, redis_port)
+        manage = [sys.executable, "manage.py"]
+        _run([*manage, "migrate", "--noinput"], env)
+        _run([*manage, "collectstatic", "--noinput"], env)
+        data = json.loads(_run([sys.executable, "bench/serve_setup.py", "setup", str(MOVES)], env))
+        port = int(os.environ.get("BENCH_WEB_PORT") or free_port())
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen(
+            [str(BIN / "gunicorn"), "firenze_site.wsgi", "-w", str(WORKERS), "-b",
+             f"127.0.0.1:{port}", "--access-logfile", "-"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        stack.callback(_stop, server)
+        worker = start_worker(env, folder / "worker.log")
+        stack.callback(_stop, worker)
+        _wait_for(base)
+
+        fresh, long = data["fresh"], data["long"]
+        sessions = data["sessions"]
+        seat_fresh = next(iter(sessions["fresh"]))
+        seat_long = next(iter(sessions["long"]))
+        cookie_fresh = f"sessionid={sessions['fresh'][seat_fresh]}"
+        cookie_long = f"sessionid={sessions['long'][seat_long]}"
+        status, page, _ = fetch(base, f"/games/{long}/", sessions["long"][seat_long])
+        version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
+        endpoints = {
+            "bare endpoint (/healthz)": ("/healthz", "", False),
+            "version poll, unchanged": (
+                f"/games/{long}/version/?v={version}&c={chat}",
+                cookie_long,
+                False,
+            ),
+            "game page, fresh game": (f"/games/{fresh}/", cookie_fresh, False),
+            f"game page, {data['long_moves']}-move game": (f"/games/{long}/", cookie_long, False),
+            "game part (htmx), long game": (f"/games/{long}/", cookie_long, True),
+            f"lobby, {10_000:,} open games": ("/games/", "", False),
+        }
+        query_urls = {
+            name: [url, cookie.removeprefix("sessionid="), htmx]
+            for name, (url, cookie, htmx) in endpoints.items()
+        }
+        counts = json.loads(
+            _run([sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)], env)
+        )
+        # Warm up both workers (imports, connections, the cache): 96 requests, then measure.
+        for url, cookie, htmx in endpoints.values():
+            ab(base + url, cookie, requests=16, htmx=htmx)
+        rss_100 = rss_kb(server)
+        rates: dict[str, list[float]] = {name: [] for name in endpoints}
+        served = 0
+        for _ in range(ROUNDS):
+            for name, (url, cookie, htmx) in endpoints.items():
+                count = REQUESTS // 4 if name.startswith("lobby") else REQUESTS
+                rates[name].append(ab(base + url, cookie, requests=count, htmx=htmx)[0])
+                served += count
+        lobby_ms = ab(base + "/games/", requests=300, concurrency=1)[1]
+        moves = after_moves(base, long, sessions["long"], sessions["watcher"])
+        while served < 10_000:
+            for url, cookie, htmx in endpoints.values():
+                ab(base + url, cookie, requests=500, htmx=htmx)
+                served += 500
+        rss_10k = rss_kb(server)
+
+        bare = max(rates["bare endpoint (/healthz)"])
+        print(
+            f"Through gunicorn ({WORKERS} workers, production settings: DEBUG off), SQLite, Redis "
+            f"cache, ab -c {CONCURRENCY}, {ROUNDS} interleaved rounds of {REQUESTS} requests per "
+            "endpoint (lobby a quarter; best round), ratios to the bare endpoint of the same run; "
+            "the game pages are a seated player's; queries per request: cache cold / warm"
+        )
+        goals = {
+            "version poll, unchanged": 0.80,
+            "game page, fresh game": 0.30,
+            f"game page, {data['long_moves']}-move game": 0.30,
+        }
+        for name in endpoints:
+            best = max(rates[name])
+            cold, warm = counts[name]
+            goal = f"goal >= {goals[name]:.0%}" if name in goals else ""
+            if name.startswith("version poll"):
+                goal += ", 0 queries warm"
+            print(
+                f"  {name:34s} {best:7.0f} req/s  {best / bare:6.1%} of bare  "
+                f"{cold:2d}/{warm:2d} queries  {goal}"
+            )
+        print(
+            f"  lobby with {10_000:,} open games: {lobby_ms:.1f} ms per request one at a time "
+            f"(goal <= 10 ms), {counts[f'lobby, {10_000:,} open games'][1]} queries"
+        )
+        ratio = moves["first"] / moves["repeat"]
+        print(
+            f"  first view after a move {moves['first']:.1f} ms, repeat view {moves['repeat']:.1f}"
+            f" ms: {ratio:.2f}x (goal <= 1.5x; median of {moves['moves']} moves, the follower's "
+            f"htmx part drawn by the worker); a watcher's first view (not drawn ahead) "
+            f"{moves['cold']:.1f} ms; move POST {moves['post']:.1f} ms (SQLite)"
+        )
+        growth = max(b / a for a, b in zip(rss_100, rss_10k, strict=True))
+        print(
+            f"  worker memory after 100 requests {', '.join(f'{k / 1024:.0f} MB' for k in rss_100)}"
+            f"; after {served:,} mixed requests "
+            f"{', '.join(f'{k / 1024:.0f} MB' for k in rss_10k)}: {growth:.2f}x (goal <= 1.2x)"
+        )
+
+
+if __name__ == "__main__":
+    main()

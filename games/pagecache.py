@@ -1,0 +1,275 @@
+"""The game page, rendered once per game version and viewer, then served from the shared cache.
+
+A game page is the same for one viewer until the game changes, so it is kept in the shared cache
+under a key made of everything it is drawn from: the game row (version, table talk version,
+status, last change), its seats (players, names, absences, autopilot, resignations), the viewer
+(user and seat: each seat sees its own hand, so a page is never served to anyone else), the
+kind of page (whole page or its htmx part), time zone, language, the "time left" as written and
+the invite token in the URL. The same key, hashed, is the page's ETag: a browser that has it
+gets 304 Not Modified.
+
+What differs per request is filled in when the page is served: the CSRF token (the cached page
+holds an unguessable placeholder) and, once a game has table talk, the thread (it marks messages
+read and shows what the viewer muted, so it is drawn fresh every time). A request with pending
+flash messages is drawn without the cache.
+
+After a move commits, a task draws the pages of the seated players (they are the ones whose
+poll is about to ask for them), so the first view after a move costs about a repeat view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from contextlib import nullcontext, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.utils import timezone, translation
+from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.dateparse import parse_datetime
+
+from games.templatetags.times import left
+
+TTL_SECONDS = 3600
+# Unguessable, so table talk cannot smuggle one in to be replaced by a token.
+CSRF_PLACEHOLDER = salted_hmac("games.pagecache", "csrf").hexdigest()[:40]
+CHAT_PLACEHOLDER = "<!--" + salted_hmac("games.pagecache", "chat").hexdigest()[:40] + "-->"
+
+
+@dataclass
+class Head:
+    """What the page's key is made of, read with one plain SQL query (no model instances):
+    the game row, and per seat what its line on the page shows."""
+
+    game_id: int
+    version: int
+    chat_version: int
+    status: str
+    updated: Any
+    name: str
+    is_public: bool
+    invite_token: str
+    deadline: datetime | None
+    seats: list[tuple]  # (id, number, user id, ..., display name, away until)
+    seat_of_user: dict[int, int | None]
+
+    @property
+    def cacheable(self) -> bool:
+        """Pages of games being played or over (forming pages change with every seat)."""
+        return self.status in ("active", "finished")
+
+    def may_view(self, request: HttpRequest, posted_token: str) -> bool:
+        """Public games, seated players, holders of the invite link; others (invitees) are
+        decided by the full check of the view."""
+        if self.is_public:
+            return True
+        if posted_token and constant_time_compare(posted_token, self.invite_token):
+            return True
+        user = request.user
+        return user.is_authenticated and user.pk in self.seat_of_user
+
+    def viewer_seat(self, request: HttpRequest) -> int | None:
+        user = request.user
+        return self.seat_of_user.get(user.pk) if user.is_authenticated else None
+
+
+def _tables() -> tuple[str, str, str, str]:
+    from django.contrib.auth import get_user_model
+
+    from games.models import Absence, Game, Seat
+
+    return (
+        Game._meta.db_table,
+        Seat._meta.db_table,
+        get_user_model()._meta.db_table,
+        Absence._meta.db_table,
+    )
+
+
+def _head_sql() -> str:
+    game, seat, user, absence = _tables()
+    return (
+        "SELECT g.version, g.chat_version, g.status, g.updated, g.name, g.is_public, "
+        "g.invite_token, g.deadline, s.id, s.number, s.user_id, s.colour, s.bot, s.bot_name, "
+        "s.autopilot, s.timeouts_in_row, s.resigned_at, s.former_player, u.display_name, "
+        f"(SELECT a.ends FROM {absence} a WHERE a.user_id = s.user_id AND a.starts <= %s "
+        "AND a.ends > %s ORDER BY a.starts LIMIT 1) "
+        f"FROM {game} g LEFT JOIN {seat} s ON s.game_id = g.id "
+        f"LEFT JOIN {user} u ON u.id = s.user_id WHERE g.id = %s "
+        "ORDER BY s.number, s.joined, s.id"
+    )
+
+
+def _datetime(value: Any) -> datetime | None:
+    """SQLite answers plain SQL with naive UTC datetimes (or text); PostgreSQL aware ones."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(value)
+    return parsed if parsed is None or parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def head(game_id: int) -> Head | None:
+    """The game's head, or None if there is no such game."""
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_head_sql(), [now, now, game_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    first = rows[0]
+    seats = [tuple(row[8:]) for row in rows if row[8] is not None]
+    return Head(
+        game_id=game_id,
+        version=first[0],
+        chat_version=first[1],
+        status=first[2],
+        updated=first[3],
+        name=first[4],
+        is_public=bool(first[5]),
+        invite_token=first[6],
+        deadline=_datetime(first[7]),
+        seats=seats,
+        seat_of_user={seat[2]: seat[1] for seat in seats if seat[2] is not None},
+    )
+
+
+def page_key(request: HttpRequest, head: Head, partial: str | None) -> str:
+    """The hashed description of the page this request would get (cache key and ETag).
+    Everything the page is drawn from is in it, the viewer's seat above all: a page drawn
+    for one seat shows that seat's hand."""
+    user = request.user
+    viewer = (user.pk, user.public_name) if user.is_authenticated else (None, "")
+    material = (
+        head.game_id,
+        head.version,
+        head.chat_version,
+        head.status,
+        str(head.updated),
+        head.name,
+        [tuple(map(str, seat)) for seat in head.seats],
+        viewer,
+        head.viewer_seat(request),
+        partial or "",
+        timezone.get_current_timezone_name(),
+        translation.get_language(),
+        left(head.deadline),
+        request.GET.get("token", ""),
+    )
+    return hashlib.sha256(repr(material).encode()).hexdigest()[:32]
+
+
+def no_messages(request: HttpRequest) -> bool:
+    """No flash messages waiting to be shown (a page with them is drawn without the cache)."""
+    return len(get_messages(request)) == 0
+
+
+def etag_for(request: HttpRequest, key: str) -> str:
+    """The key, and the CSRF secret the page's forms are filled in for (the cookie's, or the
+    one this response sets)."""
+    get_token(request)
+    csrf = request.META.get("CSRF_COOKIE", "")
+    return '"' + hashlib.sha256(f"{key}:{csrf}".encode()).hexdigest()[:32] + '"'
+
+
+def _cache_key(head: Head, key: str) -> str:
+    return f"game-page:{head.game_id}:{head.version}:{key}"
+
+
+def serve(
+    request: HttpRequest,
+    head: Head,
+    partial: str | None,
+    render_page: Callable[[], HttpResponse],
+    render_chat: Callable[[], str],
+) -> HttpResponse:
+    """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
+    it is not there. ``render_page`` must use the placeholders (see page_context)."""
+    key = page_key(request, head, partial)
+    etag = etag_for(request, key)
+    if etag in _if_none_match(request):
+        response = HttpResponse(status=304)
+    else:
+        html = cache.get(_cache_key(head, key))
+        if html is None:
+            html = render_page().content.decode()
+            cache.set(_cache_key(head, key), html, TTL_SECONDS)
+        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+        if CHAT_PLACEHOLDER in html:
+            html = html.replace(CHAT_PLACEHOLDER, render_chat())
+        response = HttpResponse(html)
+    response["ETag"] = etag
+    # Stored by the browser but asked about every time (a stale position must not show).
+    patch_cache_control(response, private=True, no_cache=True, max_age=0)
+    patch_vary_headers(response, ["Cookie", "HX-Request"])
+    return response
+
+
+def _if_none_match(request: HttpRequest) -> set[str]:
+    header = request.headers.get("If-None-Match", "")
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
+
+
+def page_context(game: Any) -> dict[str, Any]:
+    """Context entries that make a drawn page cacheable: placeholders for per-request parts."""
+    return {
+        "csrf_token": CSRF_PLACEHOLDER,
+        "chat_placeholder": CHAT_PLACEHOLDER if game.chat_version else "",
+    }
+
+
+# --- drawing the players' pages after a change ----------------------------------------------
+
+
+def after_change(game_id: int, version: int) -> None:
+    """Inside the transaction of a move: once it commits, a worker draws the players' pages."""
+
+    def queue() -> None:
+        from kombu.exceptions import OperationalError
+
+        from games.tasks import draw_pages
+
+        with suppress(OperationalError):  # pages are then drawn on the first view
+            draw_pages.delay(game_id, version)
+
+    transaction.on_commit(queue)
+
+
+def draw_players_pages(game_id: int) -> int:
+    """Draw and cache the page of every seated player as their poll fetches it (the htmx part
+    of the page; a whole page is drawn on its first view); returns how many were drawn."""
+    from django.contrib.auth import get_user_model
+    from django.test import RequestFactory
+    from django.urls import reverse
+    from django_htmx.middleware import HtmxDetails
+
+    from games import views
+    from games.models import Game
+
+    found = head(game_id)
+    if found is None or not found.cacheable:
+        return 0
+    game = Game.objects.get(pk=game_id)
+    seats = views.game_seats(game)
+    players = get_user_model().objects.filter(pk__in=found.seat_of_user)
+    factory = RequestFactory()
+    url = reverse("games:detail", args=[game_id])
+    drawn = 0
+    for user in players:
+        request = factory.get(url, HTTP_HX_REQUEST="true")
+        request.user = user
+        request.htmx = HtmxDetails(request)
+        with timezone.override(user.zone) if user.zone else nullcontext():
+            key = _cache_key(found, page_key(request, found, "game"))
+            if cache.get(key) is None:
+                response = views.render_game_page(request, game, seats, "game")
+                cache.set(key, response.content.decode(), TTL_SECONDS)
+                drawn += 1
+    return drawn
