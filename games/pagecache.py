@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -266,7 +267,9 @@ def draw_players_pages(game_id: int) -> int:
         request = factory.get(url, HTTP_HX_REQUEST="true")
         request.user = user
         request.htmx = HtmxDetails(request)
-        with timezone.override(user.zone) if user.zone else nullcontext():
+        # Drawn as the player's own request would be: in their time zone and language.
+        zone = timezone.override(user.zone) if user.zone else nullcontext()
+        with zone, translation.override(user.language or settings.LANGUAGE_CODE):
             key = _cache_key(found, page_key(request, found, "game"))
             if cache.get(key) is None:
                 response = views.render_game_page(request, game, seats, "game")

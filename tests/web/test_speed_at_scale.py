@@ -294,3 +294,22 @@ def test_it_serves_the_players_pages_drawn_after_a_move_without_drawing_them_aga
     assert drawn == []  # both htmx parts came from the cache
     signed_in(anna).get(detail(game))
     assert drawn == [None]  # the whole page is drawn on its first view
+
+
+def test_it_draws_a_german_players_page_ahead_in_german(
+    game, anna, ben, monkeypatch, django_capture_on_commit_callbacks
+):
+    from games import views
+
+    ben.language = "de"
+    ben.save(update_fields=["language"])
+    move_and_commit(game, django_capture_on_commit_callbacks)
+    drawn = []
+    real = views.render_game_page
+    monkeypatch.setattr(
+        views, "render_game_page", lambda *args: drawn.append(args[3]) or real(*args)
+    )
+    body = signed_in(ben).get(detail(game), **HTMX).content.decode()
+    assert drawn == []  # drawn ahead, in the language Ben reads
+    assert 'lang="de"' in signed_in(ben).get(detail(game)).content.decode()
+    assert "Protokoll" in body or "Zug" in body
