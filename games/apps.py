@@ -9,10 +9,12 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from allauth.account.signals import email_confirmed
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save
 
-        from games.models import Game
-        from games.signals import game_saved, link_invitations_on_confirmation
+        from games.models import Game, Seat
+        from games.signals import game_saved, link_invitations_on_confirmation, seat_changed
 
         email_confirmed.connect(link_invitations_on_confirmation, dispatch_uid="games.invites")
         post_save.connect(game_saved, sender=Game, dispatch_uid="games.versions")
+        post_save.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_saved")
+        post_delete.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_deleted")

@@ -8,9 +8,17 @@ from typing import Any
 def game_saved(sender: Any, instance: Any, **kw) -> None:
     """Any saved game: its versions go to the shared cache once the save commits (the poll
     reads them there). Conditional update()s call games.versions.changed themselves."""
-    from games import versions
+    from games import lobbycache, versions
 
     versions.changed(instance.pk)
+    lobbycache.changed()
+
+
+def seat_changed(sender: Any, instance: Any, **kw) -> None:
+    """A seat taken or left: the lobby's count of seats taken changes."""
+    from games import lobbycache
+
+    lobbycache.changed()
 
 
 def link_invitations_on_confirmation(sender: Any, request: Any, email_address: Any, **kw) -> None:

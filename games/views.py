@@ -25,13 +25,14 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
 from games import away as absence_rules
-from games import engines, limits, lobby, pagecache, play, versions
+from games import engines, limits, lobby, lobbycache, pagecache, play, versions
 from games.errors import GameError, IllegalMove
 from games.forms import (
     AbsenceForm,
@@ -160,7 +161,8 @@ def lobby_games():
 
 @require_GET
 def lobby_list(request: HttpRequest) -> HttpResponse:
-    """The lobby, a page at a time: its cost does not grow with the number of open games.
+    """The lobby, a page at a time: its cost does not grow with the number of open games, and
+    the list is drawn once per change of the open games (games.lobbycache), not per visitor.
     A page number that is not one shows the first page; one past the end, the last."""
     # Only what the list shows: the creator, and how many seats are taken (counted in SQL
     # for the page's rows only).
@@ -177,8 +179,16 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
         .select_related("creator")
         .annotate(seats_taken=Coalesce(Subquery(taken), 0))
     )
-    page = Paginator(games, LOBBY_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "games/lobby.html", {"games": page.object_list, "page": page})
+    asked = lobbycache.page_param(request.GET.get("page"))
+
+    def draw() -> str:
+        page = Paginator(games, LOBBY_PAGE_SIZE).get_page(asked)
+        context = {"games": page.object_list, "page": page}
+        return render_to_string("games/_lobby_list.html", context, request=request)
+
+    signed_in = request.user.is_authenticated
+    game_list = mark_safe(lobbycache.drawn_list(asked, signed_in, draw))  # noqa: S308 - our template
+    return render(request, "games/lobby.html", {"game_list": game_list})
 
 
 @login_required

@@ -25,11 +25,13 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firenze import rules
 from games import lobby
+from games.forms import ResignForm
 from games.models import Game, Move, Seat
 from notifications import links
 from tests import figures
@@ -222,7 +224,10 @@ def payload(data: st.DataObject, world: World, game: Game) -> dict[str, list[str
 
 def was_legal(route: str, fields: dict[str, list[str]], game: Game, before: dict, user) -> bool:
     """Whether this request was one the game must accept: the acting player's legal move (or
-    undo) at the current version."""
+    undo) at the current version, or a seated player's confirmed resignation."""
+    if route.endswith("resign/"):
+        seated = user is not None and game.seats.filter(user_id=user.pk).exists()
+        return seated and ResignForm(MultiValueDict(fields)).is_valid()
     acting = game.seats.filter(number=before["acting_seat"]).values_list("user_id", flat=True)
     if user is None or user.pk not in acting:
         return False

@@ -313,3 +313,21 @@ def test_it_draws_a_german_players_page_ahead_in_german(
     assert drawn == []  # drawn ahead, in the language Ben reads
     assert 'lang="de"' in signed_in(ben).get(detail(game)).content.decode()
     assert "Protokoll" in body or "Zug" in body
+
+
+def test_it_draws_the_lobby_once_until_an_open_game_changes(
+    anna, ben, django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        first = lobby.create_game(anna, num_players=3, name="Table first")
+    lobby_url = reverse("games:lobby")
+    assert "1 of 3 seats taken" in Client().get(lobby_url).content.decode()
+    with django_assert_num_queries(0):  # every later visitor gets the drawn list
+        assert "Table first" in Client().get(lobby_url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        lobby.join(first, ben)
+    assert "2 of 3 seats taken" in Client().get(lobby_url).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        lobby.create_game(ben, num_players=2, name="Table second")
+    page = Client().get(lobby_url).content.decode()
+    assert page.index("Table second") < page.index("Table first")
