@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games import announce, engines
-from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
+from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
@@ -39,9 +39,9 @@ def create_game(
     try:  # validates count and options; stored with every default filled in
         options = engine.normalise_options(num_players, options)
     except ValueError as exc:
-        raise IllegalMove(str(exc)) from None
+        raise RequestRefused(str(exc)) from None
     if time_limit not in ALLOWED_LIMITS:
-        raise IllegalMove("Choose one of the offered time limits.")
+        raise RequestRefused("Choose one of the offered time limits.")
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
@@ -128,7 +128,7 @@ def remove_seat(game: Game, by: Any, seat_id: int) -> None:
             raise NotAllowed("Only the game's creator can free a seat.")
         seat = game.seats.filter(pk=seat_id).exclude(user=game.creator).first()
         if seat is None:
-            raise IllegalMove("There is no such seat to free.")
+            raise RequestRefused("There is no such seat to free.")
         seat.delete()
 
 
@@ -139,7 +139,7 @@ def leave(game: Game, user: Any) -> None:
             raise NotAllowed("As the creator you can cancel the game instead of leaving it.")
         deleted, _ = game.seats.filter(user=user).delete()
         if not deleted:
-            raise IllegalMove("You have no seat in this game.")
+            raise RequestRefused("You have no seat in this game.")
 
 
 def cancel(game: Game, by: Any) -> None:
@@ -169,7 +169,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
         _check_can_invite(game, by)
         user = User.objects.filter(display_name__iexact=name).exclude(display_name="").first()
         if user is None:
-            raise IllegalMove(f'There is no player called "{name}".')
+            raise RequestRefused(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
             raise Conflict(f"{user.public_name} already has a seat in this game.")
         invitation = Invitation.objects.filter(game=game, user=user).first()
@@ -284,8 +284,6 @@ def _deal(game: Game) -> None:
 
 def reclaim_seat(game: Game, user: Any) -> None:
     """The player takes their seat back from the bot (autopilot after repeated timeouts)."""
-    from games.clock import schedule_turn
-
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
@@ -301,5 +299,5 @@ def reclaim_seat(game: Game, user: Any) -> None:
         if not updated:
             raise Conflict("The bot is not playing for you: your seat is already yours.")
         if updated and game.is_active:
-            schedule_turn(game, game.turn_started_at or timezone.now())
-            game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])
+            game.schedule_turn(game.turn_started_at or timezone.now())
+            game.save_clock()

@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games import announce, engines
-from games.errors import Conflict, IllegalMove, NotInGame
+from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move
 from players.results import record_game_end
 
@@ -77,7 +77,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         try:
             new_state = engine.apply_action(state, action)
         except engine.illegal_action as exc:
-            raise IllegalMove(str(exc)) from None
+            raise RequestRefused(str(exc)) from None
         canonical = next(a for a in engine.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state, before=state)
         if game.seat_rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
@@ -154,10 +154,8 @@ def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None
         state=game.state,
         acting_seat=game.acting_seat,
         status=game.status,
-        turn_started_at=game.turn_started_at,
-        deadline=game.deadline,
+        **game.clock_values(),
         updated=timezone.now(),  # update() skips auto_now; My games sorts and shows by it
-        next_reminder_at=game.next_reminder_at,
     )
     if updated != 1:
         raise Conflict(STALE)
@@ -205,7 +203,13 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             rng = random.Random(f"{game.seed}/bot/{engine.step(state)}")
             bot = engine.bots.get(seat.bot) or engine.bots[engine.default_bot]
             action = bot(state, rng)
-            new_state = engine.apply_action(state, action)
+            try:
+                new_state = engine.apply_action(state, action)
+            except engine.illegal_action:  # a bug in the bot: retrying would repeat it
+                log.exception(
+                    "game %s: bot %r chose an illegal action %r", game_id, seat.bot, action
+                )
+                return played
             record_move(game, seat.number, action, new_state, by_bot=True, before=state)
         played += 1
     log.warning("bots of game %s stopped after %s steps", game_id, max_steps)
