@@ -1,6 +1,6 @@
 """Event cards: resolved when taken, before the card's own bricks reach the storehouse.
 
-Flood, Tribute and Luxury Tax hit everyone and give bricks up automatically (RULINGS 5, the
+Flood, Tribute and Luxury Tax hit everyone and give bricks up automatically (rules.md §5, the
 online house rule); Storehouse Fire, Botch and Collapse wait for the active player's choice.
 """
 

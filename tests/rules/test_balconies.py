@@ -1,4 +1,4 @@
-"""Balconies (RULINGS 1 and 4): their own PP, and only in the order I, II, III, IV."""
+"""Balconies (rules.md §1 and §4): their own PP, and only in the order I, II, III, IV."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .scenario import (
     to_phase,
 )
 
-# RULINGS 1: balcony tiles by group I..IV, (colour, level, PP), and the printed PP they replace.
+# rules.md §1: balcony tiles by group I..IV, (colour, level, PP), and the printed PP they replace.
 NUMERALS = ("I", "II", "III", "IV")
 
 

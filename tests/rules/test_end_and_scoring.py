@@ -1,4 +1,4 @@
-"""The end of the game and the final scoring (RULINGS 6)."""
+"""The end of the game and the final scoring (rules.md §6)."""
 
 from __future__ import annotations
 

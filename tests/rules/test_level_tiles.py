@@ -1,4 +1,4 @@
-"""Level tiles (RULINGS 1): the first commission of level 5/6/7/8 earns 1/2/3/4 PP, once."""
+"""Level tiles (rules.md §1): the first commission of level 5/6/7/8 earns 1/2/3/4 PP, once."""
 
 from __future__ import annotations
 
