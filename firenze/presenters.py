@@ -114,65 +114,92 @@ def _row_card(view: dict[str, Any], slot: int) -> str:
     return row[slot]["card"] if 0 <= slot < len(row) else "the card"
 
 
-def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tuple[str, str]:
-    """(group, label) for one legal action, in the words of the game."""
-    kind = action["type"]
-    me = view["acting_seat"]
+View = dict[str, Any]
+Action = dict[str, Any]
+# Where a paid brick goes, by the pending decision that asks for it.
+PAY_TO = {
+    "card_cost": "onto {row_card}",
+    "exchange_pay": "onto {slot_card}",
+    "build_cost": "to the pouch",
+    "fire": "to the fire",
+    "alchemist_give": "to the pouch",
+    "smuggler_give": "to the other player",
+    None: "to the pouch",
+}
+END_PHASE = {
+    "choose": "Go on",
+    "exchange": "Done exchanging",
+    "build": "Done building",
+    "fulfil": "Done fulfilling",
+}
+
+
+def _pay_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     pending = view["pending"] or {}
-    if kind == "choose_card":
-        card = view["row"][action["slot"]]
-        return "Choose a card", f"Take {card['card']}"
-    if kind == "pay_brick":
-        where = {
-            "card_cost": f"onto {_row_card(view, pending.get('onto', 0))}",
-            "exchange_pay": f"onto {_row_card(view, pending.get('slot', 0))}",
-            "build_cost": "to the pouch",
-            "fire": "to the fire",
-            "alchemist_give": "to the pouch",
-            "smuggler_give": "to the other player",
-            None: "to the pouch",
-        }.get(pending.get("kind"), "")
-        return "Pay a brick", f"{action['color']} {where}".strip()
-    if kind == "take_brick":
-        if "seat" in action:
-            return "Take a brick", f"{action['color']} from {names[action['seat']]}"
-        return "Take a brick", action["color"]
-    if kind == "resolve_event":
-        return "Event", f"Resolve {view['event']['card']}" if view["event"] else "Resolve"
-    if kind == "play_card":
-        return "Play a card", f"Play {action['card']}"
-    if kind == "pick_tower":
-        seat = action.get("seat", me)
-        owner = "" if seat == me else f"{names[seat]}'s "
-        return "Choose a tower", owner + _tower_name(view, seat, action["tower"])
-    if kind == "pick_slot":
-        card = view["row"][action["slot"]]
-        return "Choose a row card", f"{card['card']} ({sum(card['bricks'].values())} bricks)"
-    if kind == "discard_card":
-        return "Discard a card", f"Discard {action['card']}"
-    if kind == "exchange":
-        return "Exchange", f"Exchange with {view['row'][action['slot']]['card']}"
-    if kind == "build":
-        if "tower" in action:
-            tower = view["players"][me]["towers"][action["tower"]]
-            return "Build", f"{tower['color']} tower: {tower['height']} → {tower['height'] + 1}"
-        return "Build", f"New {action['color']} tower"
-    if kind == "fulfil":
-        tower = view["players"][me]["towers"][action["tower"]]
-        return "Fulfil", f"{tower['color']} {action['level']} with the tower of {tower['height']}"
-    if kind == "seal_campanile":
-        return "Fulfil", "Seal the Campanile with the bell tower"
-    if kind == "end_phase":
-        following = {
-            "choose": "Go on",
-            "exchange": "Done exchanging",
-            "build": "Done building",
-            "fulfil": "Done fulfilling",
-        }
-        return "Finish", following.get(view["phase"], "Go on")
-    if kind == "end_turn":
-        return "Finish", "End turn"
-    return "Other", kind
+    where = PAY_TO.get(pending.get("kind"), "").format(
+        row_card=_row_card(view, pending.get("onto", 0)),
+        slot_card=_row_card(view, pending.get("slot", 0)),
+    )
+    return "Pay a brick", f"{action['color']} {where}".strip()
+
+
+def _take_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    if "seat" in action:
+        return "Take a brick", f"{action['color']} from {names[action['seat']]}"
+    return "Take a brick", action["color"]
+
+
+def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    me = view["acting_seat"]
+    seat = action.get("seat", me)
+    owner = "" if seat == me else f"{names[seat]}'s "
+    return "Choose a tower", owner + _tower_name(view, seat, action["tower"])
+
+
+def _pick_slot_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    card = view["row"][action["slot"]]
+    return "Choose a row card", f"{card['card']} ({sum(card['bricks'].values())} bricks)"
+
+
+def _build_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    if "tower" in action:
+        tower = view["players"][view["acting_seat"]]["towers"][action["tower"]]
+        return "Build", f"{tower['color']} tower: {tower['height']} → {tower['height'] + 1}"
+    return "Build", f"New {action['color']} tower"
+
+
+def _fulfil_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    tower = view["players"][view["acting_seat"]]["towers"][action["tower"]]
+    return "Fulfil", f"{tower['color']} {action['level']} with the tower of {tower['height']}"
+
+
+def _event_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    return "Event", f"Resolve {view['event']['card']}" if view["event"] else "Resolve"
+
+
+# (group, label) of each action type, in the words of the game.
+LABELS: dict[str, Any] = {
+    "choose_card": lambda v, a, n: ("Choose a card", f"Take {v['row'][a['slot']]['card']}"),
+    "pay_brick": _pay_label,
+    "take_brick": _take_label,
+    "resolve_event": _event_label,
+    "play_card": lambda v, a, n: ("Play a card", f"Play {a['card']}"),
+    "pick_tower": _pick_tower_label,
+    "pick_slot": _pick_slot_label,
+    "discard_card": lambda v, a, n: ("Discard a card", f"Discard {a['card']}"),
+    "exchange": lambda v, a, n: ("Exchange", f"Exchange with {v['row'][a['slot']]['card']}"),
+    "build": _build_label,
+    "fulfil": _fulfil_label,
+    "seal_campanile": lambda v, a, n: ("Fulfil", "Seal the Campanile with the bell tower"),
+    "end_phase": lambda v, a, n: ("Finish", END_PHASE.get(v["phase"], "Go on")),
+    "end_turn": lambda v, a, n: ("Finish", "End turn"),
+}
+
+
+def label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    """(group, label) for one legal action, in the words of the game."""
+    labeller = LABELS.get(action["type"])
+    return labeller(view, action, names) if labeller else ("Other", action["type"])
 
 
 def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:

@@ -66,8 +66,6 @@ class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
 
-    objects = GameQuerySet.as_manager()
-
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
         ACTIVE = "active", "In progress"
@@ -120,6 +118,8 @@ class Game(models.Model):
     next_reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated"]
@@ -400,6 +400,9 @@ class Invitation(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.email or self.user} invited to {self.game}"
+
     @property
     def by_email(self) -> bool:
         return bool(self.email)
@@ -442,14 +445,14 @@ class AbsenceQuerySet(models.QuerySet):
 class Absence(models.Model):
     """A player's vacation: deadlines of their turns do not run while they are away."""
 
-    objects = AbsenceQuerySet.as_manager()
-
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="absences"
     )
     starts = models.DateTimeField()
     ends = models.DateTimeField()
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = AbsenceQuerySet.as_manager()
 
     class Meta:
         ordering = ["starts"]

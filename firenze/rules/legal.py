@@ -64,46 +64,68 @@ def pending_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
     raise AssertionError(f"unknown pending decision {kind}")
 
 
-def phase_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
-    phase = s["phase"]
-    player = s["players"][s["seat"]]
-    store = player["store"]
-    actions = _plays(s)
-    if phase == "choose":
-        if s["turn"]["princess"]:
-            slots = range(len(s["row"]))
-        else:
-            slots = range(min(len(s["row"]), sum(store) + 1))
-        actions += [{"type": "choose_card", "slot": i} for i in slots]
-        if not s["row"]:
-            actions.append({"type": "end_phase"})
-    elif phase == "exchange":
-        if exchange.can_exchange(s):
-            actions += [{"type": "exchange", "slot": i} for i in exchange.slots(s)]
+def _choose_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    if s["turn"]["princess"]:
+        slots = range(len(s["row"]))
+    else:
+        slots = range(min(len(s["row"]), sum(player["store"]) + 1))
+    actions = [{"type": "choose_card", "slot": i} for i in slots]
+    if not s["row"]:
         actions.append({"type": "end_phase"})
-    elif phase == "build":
-        if build.can_add_brick(s):
-            actions += [
-                {"type": "build", "tower": i}
-                for i, t in enumerate(player["towers"])
-                if store[t["c"]]
-            ]
-            actions += [{"type": "build", "color": COLORS[c]} for c in range(6) if store[c]]
-        actions.append({"type": "end_phase"})
-    elif phase == "fulfil":
-        actions += [
-            {"type": "fulfil", "tower": i, "level": lv} for i, lv in fulfil.fulfil_options(s)
-        ]
-        actions += [{"type": "seal_campanile", "tower": i} for i in fulfil.bell_towers(s)]
-        actions.append({"type": "end_turn"} if within_limits(player) else {"type": "end_phase"})
-    elif phase == "limits":
-        if over_store_limit(player):
-            actions += _bricks(store)
-        if over_card_limit(player):
-            actions += [{"type": "discard_card", "card": c} for c in discardable_cards(player)]
-        if within_limits(player):
-            actions.append({"type": "end_turn"})
     return actions
+
+
+def _exchange_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = []
+    if exchange.can_exchange(s):
+        actions += [{"type": "exchange", "slot": i} for i in exchange.slots(s)]
+    actions.append({"type": "end_phase"})
+    return actions
+
+
+def _build_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    store = player["store"]
+    actions: list[dict[str, Any]] = []
+    if build.can_add_brick(s):
+        actions += [
+            {"type": "build", "tower": i} for i, t in enumerate(player["towers"]) if store[t["c"]]
+        ]
+        actions += [{"type": "build", "color": COLORS[c]} for c in range(6) if store[c]]
+    actions.append({"type": "end_phase"})
+    return actions
+
+
+def _fulfil_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = [{"type": "fulfil", "tower": i, "level": lv} for i, lv in fulfil.fulfil_options(s)]
+    actions += [{"type": "seal_campanile", "tower": i} for i in fulfil.bell_towers(s)]
+    actions.append({"type": "end_turn"} if within_limits(player) else {"type": "end_phase"})
+    return actions
+
+
+def _limits_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = []
+    if over_store_limit(player):
+        actions += _bricks(player["store"])
+    if over_card_limit(player):
+        actions += [{"type": "discard_card", "card": c} for c in discardable_cards(player)]
+    if within_limits(player):
+        actions.append({"type": "end_turn"})
+    return actions
+
+
+# What each phase of the turn offers, besides the personnel cards allowed in it.
+PHASE_ACTIONS = {
+    "choose": _choose_actions,
+    "exchange": _exchange_actions,
+    "build": _build_actions,
+    "fulfil": _fulfil_actions,
+    "limits": _limits_actions,
+}
+
+
+def phase_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
+    player = s["players"][s["seat"]]
+    return _plays(s) + PHASE_ACTIONS[s["phase"]](s, player)
 
 
 def legal_actions_of(s: dict[str, Any]) -> list[dict[str, Any]]:

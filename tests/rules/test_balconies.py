@@ -51,7 +51,7 @@ def next_balcony(state):
 
 
 @pytest.mark.parametrize(
-    "group, tile",
+    ("group", "tile"),
     [(g, tile) for g, tiles in enumerate(BALCONY_GROUPS) for tile in tiles],
     ids=lambda v: v if isinstance(v, int) else f"{v[0]}{v[1]}",
 )

@@ -53,7 +53,7 @@ def fulfil_offers(state) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize(
-    "colour, level",
+    ("colour", "level"),
     [(colour, level) for colour in PRINTED_PP for level in range(3, 9)],
 )
 def test_a_tower_of_exactly_the_commission_height_scores_the_printed_pp(colour, level):
