@@ -93,7 +93,7 @@ class FirenzeEngine:
     def format_line(self, line: str, names: Sequence[str]) -> str:
         return rules.format_line(line, list(names))
 
-    def changes(self, before: rules.State | None, after: rules.State) -> dict[str, Any]:
+    def changes(self, before: rules.State, after: rules.State) -> dict[str, Any]:
         return rules.changes(before, after)
 
     def score_breakdown(self, state: rules.State) -> list[dict[str, Any]] | None:

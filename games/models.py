@@ -65,6 +65,8 @@ class GameQuerySet(models.QuerySet):
 class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
+    # The seats as a move read them (games.play.SeatRow by number), reused by the clock.
+    seat_rows: dict[int, Any] | None = None
 
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
@@ -261,7 +263,7 @@ class Game(models.Model):
     def acting_player(self) -> tuple[int | None, bool]:
         """(user id, whether a bot plays) of the acting seat; uses the seat rows a move read
         already (games.play.SeatRow) when there are any."""
-        known = getattr(self, "seat_rows", None)
+        known = self.seat_rows
         if known is not None:
             seat = known.get(self.acting_seat)
             row = (seat.user_id, seat.bot, seat.autopilot) if seat is not None else None

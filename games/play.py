@@ -71,6 +71,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = _seat_number(game, user)
+        rows = game.seat_rows or {}
         _check_can_act(game, seat, version)
         engine = game.engine
         state = game.load_state()
@@ -80,7 +81,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
             raise RequestRefused(str(exc)) from None
         canonical = next(a for a in engine.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state, before=state)
-        if game.seat_rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
+        if rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
     return game
@@ -164,7 +165,8 @@ def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None
 
 def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
-    rows = getattr(game, "seat_rows", None)
+    rows = game.seat_rows
+    bot_seats: set[int | None]
     if rows is not None:
         bot_seats = {number for number, row in rows.items() if row.bot_plays}
     else:
@@ -196,7 +198,7 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             if not game.is_active:
                 return played
             seat = game.seats.filter(number=game.acting_seat).first()
-            if seat is None or not seat.bot_plays:
+            if seat is None or seat.number is None or not seat.bot_plays:
                 return played
             engine = game.engine
             state = game.load_state()

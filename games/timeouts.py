@@ -32,6 +32,7 @@ def time_out(game_id: int, now=None) -> bool:
         game = Game.objects.select_for_update().get(pk=game_id)
         if not game.is_active or game.deadline is None or game.deadline > now:
             return False
+        assert game.acting_seat is not None and game.turn_started_at is not None  # active
         seat = game.seats.select_related("user").get(number=game.acting_seat)
         if seat.bot_plays:
             game.deadline = None
@@ -41,7 +42,7 @@ def time_out(game_id: int, now=None) -> bool:
             game.save_clock()
             return False
         else:
-            first_step = _play_turn(game, seat.number)
+            first_step = _play_turn(game, game.acting_seat)
             seat.timeouts_in_row += 1
             seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
             seat.save(update_fields=["timeouts_in_row", "autopilot"])
@@ -50,7 +51,7 @@ def time_out(game_id: int, now=None) -> bool:
     return True
 
 
-def _away(user_id: int, now) -> bool:
+def _away(user_id: int | None, now) -> bool:
     return is_away(Absence.objects.windows(user_id, now), now)
 
 
