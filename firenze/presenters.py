@@ -16,6 +16,7 @@ from django.utils.text import slugify
 
 from firenze import rules
 from firenze.rules.data import CARD_KIND, CARD_TEXT, COLORS
+from firenze.rules.decisions import DECISIONS
 from firenze.rules.words import ordinal, plural
 
 PHASES = [
@@ -25,19 +26,6 @@ PHASES = [
     ("fulfil", "Fulfil"),
     ("limits", "Limits"),
 ]
-PENDING_PROMPTS = {
-    "event": "Resolve the event, or cancel it with a Patrician.",
-    "botch": "Botch: choose the tower that loses a brick.",
-    "collapse": "Collapse: choose the tower that falls.",
-    "exchange_take": "Exchange: take one of the bricks that lay on the card.",
-    "alchemist_give": "Alchemist: choose a brick to give to the pouch.",
-    "alchemist_take": "Alchemist: choose a brick to take from the pouch.",
-    "smuggler_take": "Smuggler: choose a brick to take from another player.",
-    "smuggler_give": "Smuggler: choose a brick to give back.",
-    "saboteur": "Saboteur: choose another player's tower.",
-    "wholesaler": "Wholesaler: choose a row card to trade its bricks.",
-    "patrician": "Patrician: choose a card to discard.",
-}
 PHASE_PROMPTS = {
     "choose": "Choose a card from the row. The leftmost is free; each card further right "
     "costs one brick more, paid onto the cards to its left.",
@@ -116,16 +104,6 @@ def _row_card(view: dict[str, Any], slot: int) -> str:
 
 View = dict[str, Any]
 Action = dict[str, Any]
-# Where a paid brick goes, by the pending decision that asks for it.
-PAY_TO = {
-    "card_cost": "onto {row_card}",
-    "exchange_pay": "onto {slot_card}",
-    "build_cost": "to the pouch",
-    "fire": "to the fire",
-    "alchemist_give": "to the pouch",
-    "smuggler_give": "to the other player",
-    None: "to the pouch",
-}
 END_PHASE = {
     "choose": "Go on",
     "exchange": "Done exchanging",
@@ -136,8 +114,10 @@ END_PHASE = {
 
 def _pay_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     pending = view["pending"] or {}
-    where = PAY_TO.get(pending.get("kind"), "").format(
-        row_card=_row_card(view, pending.get("onto", 0)),
+    # Outside a decision a brick is paid over the storehouse limit: back to the pouch.
+    to = DECISIONS[pending["kind"]].pay_to if pending else "to the pouch"
+    where = to.format(
+        onto_card=_row_card(view, pending.get("onto", 0)),
         slot_card=_row_card(view, pending.get("slot", 0)),
     )
     return "Pay a brick", f"{action['color']} {where}".strip()
@@ -318,7 +298,7 @@ def prompt(view: dict[str, Any]) -> str:
         return "The game is over."
     pending = view["pending"]
     if pending:
-        return PENDING_PROMPTS.get(pending["kind"], "")
+        return DECISIONS[pending["kind"]].ask
     return PHASE_PROMPTS.get(view["phase"], "").format(price=view["turn"]["exchange_price"])
 
 

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import build, exchange, fulfil, personnel
+from . import build, decisions, exchange, fulfil, personnel
 from .data import COLORS
 from .players import discardable_cards, over_card_limit, over_store_limit, within_limits
-
-
-def _bricks(store: list[int], kind: str = "pay_brick") -> list[dict[str, Any]]:
-    return [{"type": kind, "color": COLORS[c]} for c in range(6) if store[c]]
 
 
 def _plays(s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -23,45 +19,8 @@ def _plays(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def pending_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
-    pending = s["pending"]
-    kind = pending["kind"]
-    seat = s["seat"]
-    player = s["players"][seat]
-    store = player["store"]
-    if kind in ("card_cost", "exchange_pay", "build_cost", "fire", "alchemist_give"):
-        return _bricks(store)
-    if kind == "smuggler_give":
-        return _bricks(store)
-    if kind == "event":
-        return [{"type": "resolve_event"}] + _plays(s)
-    if kind == "exchange_take":
-        return [{"type": "take_brick", "color": COLORS[c]} for c in exchange.takeable(s)]
-    if kind == "alchemist_take":
-        return _bricks(s["pouch"], "take_brick")
-    if kind == "smuggler_take":
-        return [
-            {"type": "take_brick", "seat": other, "color": COLORS[c]}
-            for other, p in enumerate(s["players"])
-            if other != seat
-            for c in range(6)
-            if p["store"][c]
-        ]
-    if kind in ("botch", "collapse"):
-        return [{"type": "pick_tower", "tower": i} for i in range(len(player["towers"]))]
-    if kind == "saboteur":
-        return [
-            {"type": "pick_tower", "seat": other, "tower": i}
-            for other, p in enumerate(s["players"])
-            if other != seat
-            for i in range(len(p["towers"]))
-        ]
-    if kind == "wholesaler":
-        return [
-            {"type": "pick_slot", "slot": i} for i, r in enumerate(s["row"]) if sum(r["bricks"])
-        ]
-    if kind == "patrician":
-        return [{"type": "discard_card", "card": c} for c in sorted(set(player["hand"]))]
-    raise AssertionError(f"unknown pending decision {kind}")
+    """The answers of the pending decision (firenze.rules.decisions)."""
+    return decisions.answers(s)
 
 
 def _choose_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
@@ -105,7 +64,7 @@ def _fulfil_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str,
 def _limits_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
     actions = []
     if over_store_limit(player):
-        actions += _bricks(player["store"])
+        actions += decisions.bricks(player["store"])
     if over_card_limit(player):
         actions += [{"type": "discard_card", "card": c} for c in discardable_cards(player)]
     if within_limits(player):
