@@ -237,18 +237,6 @@ def link_invitations(user: Any, address: str) -> int:
     )
 
 
-def full_tables(user: Any):
-    """Games this user created that wait, every seat taken, for them to start them (games
-    without auto-start): for a "your table is full" entry on My games."""
-    from django.db.models import Count, F
-
-    return (
-        Game.objects.filter(creator=user, status=Game.Status.OPEN, auto_start=False)
-        .annotate(seated=Count("seats"))
-        .filter(seated__gte=F("num_players"))
-    )
-
-
 def start(game: Game, by: Any) -> Game:
     """The creator starts a full table (games created without auto-start)."""
     with transaction.atomic():

@@ -168,12 +168,14 @@ def my_games(request: HttpRequest) -> HttpResponse:
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("-updated")
     )
-    my_turn, waiting, forming = [], [], []
+    my_turn, waiting, forming, to_start = [], [], [], []
     for game in games:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
         game.opponents = [s for s in game.seats.all() if s is not mine]
         game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
-        if game.is_open:
+        if game.is_open and game.creator_id == me.pk and len(game.seats.all()) >= game.num_players:
+            to_start.append(game)  # full, created without auto-start: only its creator starts it
+        elif game.is_open:
             forming.append(game)
         elif game.acting_seat == mine.number:
             my_turn.append(game)
@@ -193,6 +195,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         request,
         "games/mine.html",
         {
+            "to_start": to_start,
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,

@@ -82,11 +82,16 @@ def _fresh_cache():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """new_page(phone=False, user=None): a page in a fresh context, signed in as ``user``."""
+    """new_page(phone=False, user=None, dark=False): a page in a fresh context, signed in as
+    ``user``; ``dark`` asks for the dark colour scheme (prefers-color-scheme: dark)."""
     contexts = []
 
-    def make(*, phone: bool = False, user: Any = None):
-        context = browser.new_context(base_url=live_server.url, **(PHONE if phone else DESKTOP))
+    def make(*, phone: bool = False, user: Any = None, dark: bool = False):
+        context = browser.new_context(
+            base_url=live_server.url,
+            color_scheme="dark" if dark else "light",
+            **(PHONE if phone else DESKTOP),
+        )
         context.set_default_timeout(TIMEOUT_MS)
         if user is not None:
             context.add_cookies([session_cookie(user, live_server.url)])

@@ -69,17 +69,6 @@ def test_without_auto_start_the_creator_is_emailed_that_the_table_is_full(
     assert "Start the game" in page and "Anna starts the game" in page
 
 
-def test_full_tables_waiting_for_their_creator_are_listed_for_my_games(anna, ben, carla):
-    waiting = lobby.create_game(anna, num_players=2, auto_start=False)
-    lobby.join(waiting, ben)
-    half = lobby.create_game(anna, num_players=3, auto_start=False)
-    lobby.join(half, carla)
-    started = lobby.create_game(anna, num_players=2)
-    lobby.join(started, carla)
-    assert list(lobby.full_tables(anna)) == [waiting]
-    assert list(lobby.full_tables(ben)) == []
-
-
 def test_the_creator_filling_the_last_seat_gets_no_email(anna, django_capture_on_commit_callbacks):
     game = lobby.create_game(anna, num_players=2, auto_start=False)
     mail.outbox.clear()

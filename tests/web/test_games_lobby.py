@@ -686,3 +686,16 @@ def test_it_names_each_seat_of_a_forming_game(anna, ben):
     assert "Ben" in page and "Bot Lorenzo" in page
     assert "3 of 4 seats taken." in page
     assert Seat.objects.filter(game=game).count() == 3
+
+
+def test_it_tells_the_creator_on_my_games_that_their_table_is_full(anna, ben, carla):
+    game = open_game(anna, num_players=3)
+    lobby.join(game, ben)
+    forming = text_of(signed_in(anna).get(reverse("games:mine")))
+    assert "Your table is full" not in forming
+    lobby.join(game, carla)
+    mine = text_of(signed_in(anna).get(reverse("games:mine")))
+    assert "Your table is full" in mine
+    assert "start the game" in mine
+    # The others see it as a forming game: only the creator can start it.
+    assert "Your table is full" not in text_of(signed_in(ben).get(reverse("games:mine")))

@@ -1,0 +1,87 @@
+// The game page for keyboard and screen-reader players (no inline script: loaded by src).
+// htmx replaces parts of the page after every step and every poll; this file
+// - puts the focus on the action panel when the swap took it away (the pressed button is gone),
+//   so the next Tab reaches the new choices, and never moves a focus that is still in place
+//   (someone typing in the chat keeps their cursor);
+// - says what changed in the live region #announcer, which stays on the page across swaps:
+//   the new lines of the game log, then the status line ("Anna takes Mason; your turn").
+// Every word comes from the page the server drew, so it speaks the page's language.
+(function () {
+  "use strict";
+
+  function version() {
+    var poller = document.getElementById("poller");
+    return poller ? poller.dataset.version : null;
+  }
+
+  function squash(value) {
+    return value.replace(/\s+/g, " ").trim();
+  }
+
+  // Each line of the log: its whole text with its number ("2.1"), which tells lines apart,
+  // and the words to say (without the number).
+  function logLines() {
+    return Array.prototype.map.call(document.querySelectorAll("#log .log-lines li"), function (li) {
+      var words = li.querySelector(".log-text");
+      return { key: squash(li.textContent), say: squash((words || li).textContent) };
+    });
+  }
+
+  function text(selector) {
+    var element = document.querySelector(selector);
+    return element ? squash(element.textContent) : "";
+  }
+
+  // The log lines that follow the last line shown before the swap (the log on the game page
+  // keeps only the last turns, so lines are matched by their text, numbers included).
+  function newLines(before, after) {
+    if (!before.length) return after.slice(-1);
+    var last = before[before.length - 1].key;
+    var keys = after.map(function (line) { return line.key; });
+    var at = keys.lastIndexOf(last);
+    return at === -1 ? after.slice(-1) : after.slice(at + 1);
+  }
+
+  function announce(message) {
+    var region = document.getElementById("announcer");
+    if (!region || !message) return;
+    // A changed text is spoken; the same text twice in a row is spoken again after a reset.
+    region.textContent = "";
+    window.setTimeout(function () { region.textContent = message; }, 50);
+  }
+
+  function focusPanel() {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) return;
+    var panel = document.getElementById("panel");
+    var visible = panel && panel.getClientRects().length > 0;
+    var target = visible ? panel : document.getElementById("status");
+    if (target) target.focus({ preventScroll: !visible });
+  }
+
+  var seenVersion = version();
+  var seenLines = logLines();
+
+  // One update swaps several parts (the panel, then the board, log and status out of band),
+  // each settling on its own: the page is read once the last of them has settled.
+  var timer = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (timer !== null) window.clearTimeout(timer);
+    timer = window.setTimeout(update, 60);
+  });
+
+  function update() {
+    timer = null;
+    if (!document.getElementById("game")) return;
+    var now = version();
+    if (now !== seenVersion) {
+      var lines = newLines(seenLines, logLines()).map(function (line) { return line.say; });
+      var parts = lines.concat([text("#status .turn-who, #status h1")]);
+      if (document.querySelector("#status.status-mine")) parts.push(text("#panel .prompt"));
+      announce(parts.filter(Boolean).join("; "));
+    }
+    seenVersion = now;
+    seenLines = logLines();
+    focusPanel();
+  }
+})();

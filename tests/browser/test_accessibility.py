@@ -1,0 +1,123 @@
+"""axe-core (the axe Playwright package's bundled axe.min.js; nothing is downloaded) on every
+page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme:
+no serious or critical violation.
+
+LANGUAGES lists the interface languages the pages are checked in; the German half of issue 13
+extends it (each entry is the value the language switch takes).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.utils import timezone
+
+from firenze import rules
+from games import lobby
+from games.models import Absence
+from notifications import links
+from tests.browser.helpers import play_greedily_until, started_game, user
+from tests.web.helpers import fast_forward
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGUAGES = ["en"]
+BLOCKING = ("serious", "critical")
+# WCAG 2.0-2.2 A and AA, and axe's best practices (landmarks, headings, one main region).
+AXE_OPTIONS = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+
+
+def blocking_violations(page) -> list[str]:
+    """axe's serious and critical findings on the page as it is now, one line per element."""
+    results = Axe().run(page, options=AXE_OPTIONS)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] not in BLOCKING:
+            continue
+        for node in violation["nodes"]:
+            summary = " ".join(node.get("failureSummary", "").split())
+            what = f"{violation['id']} ({violation['impact']}) {node['target']}"
+            found.append(f"{what}: {summary[:160]}")
+    return found
+
+
+@pytest.fixture
+def cast():
+    """Anna mid-turn with a decision pending (a payment), a forming table with invitations,
+    a finished game with Ben, an absence and the links of her emails."""
+    anna, ben, carla = user("anna"), user("ben"), user("carla")
+
+    def paying(state, seat):
+        return rules.player_view(state, seat)["pending"] is not None
+
+    playing = play_greedily_until(started_game(anna, bots=2, seed=2024), anna, paying)
+    forming = lobby.create_game(anna, num_players=4, name="Friday towers", is_public=False)
+    lobby.join(forming, ben, token=forming.invite_token)
+    lobby.add_bot(forming, anna)
+    lobby.invite(forming, anna, "Carla")
+    finished = started_game(anna, ben, seed=77)
+    fast_forward(finished)
+    now = timezone.now()
+    Absence.objects.create(user=anna, starts=now + timedelta(days=9), ends=now + timedelta(days=12))
+    return {
+        "anna": anna,
+        "ben": ben,
+        "carla": carla,
+        "ids": {"playing": playing.pk, "forming": forming.pk, "finished": finished.pk},
+        "unsubscribe": urlsplit(links.unsubscribe_url(anna, "your_turn")).path,
+        "login_link": urlsplit(links.login_url(ben, finished)).path,
+    }
+
+
+# (name, who is signed in, path): every kind of page, the email-link pages included.
+PAGES = [
+    ("home", None, "/"),
+    ("lobby", "anna", "/games/"),
+    ("my-games", "anna", "/games/mine/"),
+    ("create", "anna", "/games/new/"),
+    ("forming", "anna", "/games/{forming}/"),
+    ("forming-invited", "carla", "/games/{forming}/"),
+    ("game-pending-decision", "anna", "/games/{playing}/"),
+    ("game-watched", "carla", "/games/{playing}/"),
+    ("game-over", "anna", "/games/{finished}/"),
+    ("whole-log", "anna", "/games/{playing}/log/"),
+    ("resign", "anna", "/games/{playing}/resign/"),
+    ("replay", None, "/games/{finished}/replay/"),
+    ("history", None, "/games/history/"),
+    ("profile", None, "/players/anna/"),
+    ("leaderboard", None, "/players/"),
+    ("account", "anna", "/accounts/profile/"),
+    ("away", "anna", "/games/away/"),
+    ("rules", None, "/rules/"),
+    ("email-unsubscribe", None, "{unsubscribe}"),
+    ("email-bad-link", None, "/email/unsubscribe/not-a-token/"),
+    ("email-sign-in-link", None, "{login_link}"),
+    ("signup", None, "/accounts/signup/"),
+    ("login", None, "/accounts/login/"),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_it_finds_no_serious_accessibility_violation_on_any_page(
+    new_page, cast, phone, dark, language
+):
+    values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
+    problems = []
+    for name, who, path in PAGES:
+        page = new_page(phone=phone, dark=dark, user=cast[who] if who else None)
+        response = page.goto(path.format(**values))
+        assert response.status < 500, (name, response.status)
+        problems += [f"{name}: {line}" for line in blocking_violations(page)]
+        page.context.close()
+    assert not problems, "\n".join(problems)

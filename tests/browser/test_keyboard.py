@@ -1,0 +1,116 @@
+"""A whole turn played with the keyboard only: Tab to the choice, Enter to take it, and after
+every update the focus is back on the action panel and the live region says what changed.
+
+LANGUAGES: the interface languages the turn is played in; the German half of issue 13 adds
+"de" (until the language switch is on main the turn is played in English only).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from firenze import rules
+from firenze.rules import bots
+from tests.browser.helpers import screenshot, started_game, user, version
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LANGUAGES = ["en"]
+MAX_TABS = 400
+
+FOCUSED = """() => {
+  const el = document.activeElement;
+  return {id: el.id, value: el.value || null, inPanel: !!el.closest('#panel'),
+          tag: el.tagName, text: (el.innerText || '').trim().slice(0, 40)};
+}"""
+
+
+def log_lines(page) -> dict[str, str]:
+    """The log's lines by their number ("2.1"), each with its words."""
+    lines = page.locator("#log .log-lines li").evaluate_all(
+        "lis => lis.map(li => [li.textContent.trim(), li.querySelector('.log-text').innerText])"
+    )
+    return {key: words.strip() for key, words in lines}
+
+
+def tab_to(page, action: dict) -> list[dict]:
+    """Press Tab until the focus is on the panel's button for ``action``; every element the
+    focus passed through on the way."""
+    wanted = json.dumps(action, separators=(",", ":"))
+    visited = []
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        visited.append(focused)
+        if focused["inPanel"] and focused["value"] == wanted:
+            return visited
+    raise AssertionError(f"Tab never reached the button for {wanted}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
+    anna = user("anna")
+    game = started_game(anna, bots=1, seed=11)
+    seat = game.seats.get(user=anna).number
+    game.refresh_from_db()
+    assert game.acting_seat == seat
+    turn = game.load_state().turn_no
+
+    page = new_page(user=anna)
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#status.status-mine")).to_have_count(1)
+    announcer = page.locator("#announcer")
+    # The first Tab offers to skip the header's links; Enter takes the focus to the content.
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)["text"] == page.locator(".skip-link").inner_text().strip()
+    page.keyboard.press("Enter")
+    assert page.evaluate(FOCUSED)["id"] == "main"
+    steps = 0
+    while True:
+        game.refresh_from_db()
+        state = game.load_state()
+        if state.turn_no != turn:
+            break
+        assert game.acting_seat == seat
+        action = bots.greedy(state, random.Random(f"keyboard/{state.step}"))
+        visited = tab_to(page, action)
+        if steps == 0:
+            # From the content's start the panel comes right after the status line: a few
+            # presses, never a walk across the board.
+            assert len(visited) <= 20, (action, visited)
+        else:
+            # The focus starts on the panel after each update: Tab walks its choices only.
+            assert all(f["inPanel"] for f in visited), (action, visited)
+        before, lines_before = version(page), log_lines(page)
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "v => Number(document.querySelector('#poller').dataset.version) > v", arg=before
+        )
+        steps += 1
+        # The pressed button is gone: the focus is on the panel again, not lost to <body>.
+        page.wait_for_function(
+            "() => document.activeElement.id === 'panel' || document.activeElement.id === 'status'"
+        )
+        # What the step wrote in the log is said in the live region, then what comes next.
+        expect(announcer).not_to_be_empty()
+        said = announcer.inner_text()
+        for key, words in log_lines(page).items():
+            if key not in lines_before:
+                assert words in said, (words, said)
+        if page.locator("#status.status-mine").count():
+            assert page.locator("#panel .prompt").inner_text().strip() in said
+        if steps == 1:
+            screenshot(page, f"desktop-keyboard-{language}-first-step")
+
+    # The bot has played its turn: it is Anna's again, and the live region says so.
+    expect(page.locator("#status.status-mine")).to_have_count(1)
+    expect(announcer).to_contain_text(page.locator("#status .turn-who").inner_text().strip())
+    assert page.evaluate(FOCUSED)["id"] == "panel"
+    assert steps >= 2
+    game.refresh_from_db()
+    assert game.load_state().turn_no > turn
+    assert rules.player_view(game.load_state(), seat)["turn_no"] > turn
