@@ -10,6 +10,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from allauth.account.signals import email_confirmed
 
+        from games import tasks  # noqa: F401 - registers the Celery tasks play.py queues by name
         from games.signals import link_invitations_on_confirmation
 
         email_confirmed.connect(link_invitations_on_confirmation, dispatch_uid="games.invites")

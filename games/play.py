@@ -23,6 +23,7 @@ from players.results import record_game_end
 
 log = logging.getLogger(__name__)
 
+PLAY_BOTS_TASK = "games.tasks.play_bots"  # registered when the app is ready (GamesConfig)
 STALE = "The game has moved on since you loaded it; the board now shows the current position."
 
 
@@ -179,12 +180,11 @@ def queue_bots(game: Game) -> None:
 
 def _queue_play_bots(game_id: int) -> None:
     """Publish play_bots; a broker that is down must not turn the committed move into a 500."""
+    from celery import current_app
     from kombu.exceptions import OperationalError
 
-    from games.tasks import play_bots
-
-    try:
-        play_bots.delay(game_id)
+    try:  # by name: games.tasks imports this module, so this one does not import it
+        current_app.tasks[PLAY_BOTS_TASK].delay(game_id)
     except OperationalError:
         log.warning("bots of game %s not queued: the broker is unreachable", game_id, exc_info=True)
 
