@@ -4,7 +4,7 @@
 //   so the next Tab reaches the new choices, and never moves a focus that is still in place
 //   (someone typing in the chat keeps their cursor);
 // - says what changed in the live region #announcer, which stays on the page across swaps:
-//   the new lines of the game log, then the status line ("Anna takes Mason; your turn").
+//   the new lines of the game log, then the status line ("Anna takes Mason. Your turn.").
 // Every word comes from the page the server drew, so it speaks the page's language.
 (function () {
   "use strict";
@@ -21,10 +21,15 @@
   // Each line of the log: its whole text with its number ("2.1"), which tells lines apart,
   // and the words to say (without the number).
   function logLines() {
-    return Array.prototype.map.call(document.querySelectorAll("#log .log-lines li"), function (li) {
-      var words = li.querySelector(".log-text");
-      return { key: squash(li.textContent), say: squash((words || li).textContent) };
+    var turns = document.querySelectorAll("#log .log-turn");
+    var lines = [];
+    Array.prototype.forEach.call(turns, function (turn, index) {
+      turn.querySelectorAll(".log-lines li").forEach(function (li) {
+        var words = li.querySelector(".log-text");
+        lines.push({ key: squash(li.textContent), say: squash((words || li).textContent), turn: index });
+      });
     });
+    return lines;
   }
 
   function text(selector) {
@@ -33,13 +38,16 @@
   }
 
   // The log lines that follow the last line shown before the swap (the log on the game page
-  // keeps only the last turns, so lines are matched by their text, numbers included).
+  // keeps only the last turns, so lines are matched by their text, numbers included). When
+  // that line has scrolled out of the log, the newest turn's lines.
   function newLines(before, after) {
-    if (!before.length) return after.slice(-1);
+    if (!before.length) return after;
     var last = before[before.length - 1].key;
     var keys = after.map(function (line) { return line.key; });
     var at = keys.lastIndexOf(last);
-    return at === -1 ? after.slice(-1) : after.slice(at + 1);
+    if (at !== -1) return after.slice(at + 1);
+    var newest = after.length ? after[after.length - 1].turn : -1;
+    return after.filter(function (line) { return line.turn === newest; });
   }
 
   function announce(message) {
@@ -76,9 +84,10 @@
     var now = version();
     if (now !== seenVersion) {
       var lines = newLines(seenLines, logLines()).map(function (line) { return line.say; });
-      var parts = lines.concat([text("#status .turn-who, #status h1")]);
+      // Whose turn it is now, or the game-over heading.
+      var parts = lines.concat([text("#status .turn-who") || text("#status h1")]);
       if (document.querySelector("#status.status-mine")) parts.push(text("#panel .prompt"));
-      announce(parts.filter(Boolean).join("; "));
+      announce(parts.filter(Boolean).join(" "));
     }
     seenVersion = now;
     seenLines = logLines();

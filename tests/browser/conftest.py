@@ -82,17 +82,26 @@ def _fresh_cache():
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """new_page(phone=False, user=None, dark=False): a page in a fresh context, signed in as
-    ``user``; ``dark`` asks for the dark colour scheme (prefers-color-scheme: dark)."""
+    """new_page(phone=False, user=None, dark=False, language=None): a page in a fresh context,
+    signed in as ``user``; ``dark`` asks for the dark colour scheme (prefers-color-scheme:
+    dark); ``language`` is the browser's language (Accept-Language) and the language cookie
+    Django's language switch sets."""
     contexts = []
 
-    def make(*, phone: bool = False, user: Any = None, dark: bool = False):
+    def make(
+        *, phone: bool = False, user: Any = None, dark: bool = False, language: str | None = None
+    ):
         context = browser.new_context(
             base_url=live_server.url,
             color_scheme="dark" if dark else "light",
+            **({"locale": language} if language else {}),
             **(PHONE if phone else DESKTOP),
         )
         context.set_default_timeout(TIMEOUT_MS)
+        if language:
+            context.add_cookies(
+                [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+            )
         if user is not None:
             context.add_cookies([session_cookie(user, live_server.url)])
         contexts.append(context)

@@ -60,8 +60,9 @@ def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
     assert game.acting_seat == seat
     turn = game.load_state().turn_no
 
-    page = new_page(user=anna)
+    page = new_page(user=anna, language=language)
     page.goto(f"/games/{game.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("#status.status-mine")).to_have_count(1)
     announcer = page.locator("#announcer")
     # The first Tab offers to skip the header's links; Enter takes the focus to the content.
@@ -114,3 +115,58 @@ def test_it_plays_a_whole_turn_with_the_keyboard_only(new_page, language):
     game.refresh_from_db()
     assert game.load_state().turn_no > turn
     assert rules.player_view(game.load_state(), seat)["turn_no"] > turn
+
+
+def test_it_steps_through_a_replay_with_the_keyboard_and_says_each_position(new_page):
+    from tests.web.helpers import fast_forward
+
+    anna, ben = user("anna"), user("ben")
+    game = started_game(anna, ben, seed=77)
+    fast_forward(game)
+    page = new_page()
+    page.goto(f"/games/{game.pk}/replay/?step=0")
+    forward = page.locator('#replay a[data-key="ArrowRight"]')
+    for _ in range(MAX_TABS):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.dataset.key") == "ArrowRight":
+            break
+    for step in (1, 2):
+        page.keyboard.press("Enter")
+        expect(page.locator("#replay .replay-step")).to_have_text(str(step))
+        # The focus is back on the same control, so Enter steps on.
+        page.wait_for_function("() => document.activeElement.dataset.key === 'ArrowRight'")
+        said = page.locator("#announcer")
+        words = " ".join(page.locator("#replay .this-step").text_content().split())
+        expect(said).to_contain_text(words)
+    expect(forward).to_be_focused()
+
+
+def test_it_says_what_another_player_did_when_the_poll_brings_it(new_page):
+    from games import play
+
+    anna, ben = user("anna"), user("ben")
+    game = started_game(anna, ben, seed=11)
+    game.refresh_from_db()
+    first, second = (
+        (anna, ben) if game.seats.get(user=anna).number == game.acting_seat else (ben, anna)
+    )
+    page = new_page(user=second)
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#status.status-mine")).to_have_count(0)
+
+    seat = game.acting_seat
+    while game.acting_seat == seat:
+        state = game.load_state()
+        action = bots.greedy(state, random.Random(f"poll/{state.step}"))
+        game = play.submit_move(game.pk, first, action, game.version)
+        game.refresh_from_db()
+
+    # The poll (every 5 s) brings the turn: the live region names what the other player did
+    # and that it is this player's turn now; the focus is on the panel, ready to play.
+    expect(page.locator("#status.status-mine")).to_have_count(1)
+    said = page.locator("#announcer")
+    expect(said).to_contain_text(page.locator("#status .turn-who").inner_text().strip())
+    # Every line of the other player's turn, from the first (the card they chose).
+    for line in page.locator("#log .log-turn").last.locator(".log-text").all_text_contents():
+        expect(said).to_contain_text(" ".join(line.split()))
+    expect(page.locator("#panel")).to_be_focused()

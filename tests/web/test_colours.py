@@ -10,7 +10,8 @@ at a glance and named from memory ("is that the red one?"); Szafir (2018, "Model
 difference for visualization design") finds that small marks need several times the
 just-noticeable difference, and 10 is the usual floor for telling categorical colours apart
 without comparing them. The letters on bricks and the initials on seals still carry the
-meaning on their own (tests/browser/test_board.py); this keeps the colours a help for all.
+meaning on their own (tests/browser/test_play.py reads a brick by its letter); this keeps the
+colours a help for everyone.
 """
 
 from __future__ import annotations

@@ -203,7 +203,7 @@ def test_a_named_game_is_titled_by_its_name(anna, ben):
     game.refresh_from_db()
     page = game_page(signed_in(anna), game)
     assert "Friday towers" in title_of(page)
-    assert '<span class="game-title">Friday towers</span>' in page
+    assert '<h1 class="game-title">Friday towers</h1>' in page
 
 
 def test_game_pages_are_never_stored_by_the_browser(anna, ben):
