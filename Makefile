@@ -51,9 +51,10 @@ bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite 
 	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
 		status=$$?; scripts/postgres.sh stop; exit $$status
 
-lint: setup ## Check code style without changing files
+lint: setup ## Check code style and types without changing files (mypy's scope: pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: setup ## Fix what ruff can fix
 	$(BIN)/ruff check --fix .

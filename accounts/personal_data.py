@@ -158,7 +158,7 @@ def delete_account(user: Any) -> None:
             seat.user = None
             seat.former_player = True
             if game.is_active:
-                seat.bot = seat.bot or "greedy"
+                seat.bot = seat.bot or game.engine.default_bot
                 seat.autopilot = False
                 to_wake.append(game)
             seat.save(update_fields=["user", "former_player", "bot", "autopilot"])

@@ -98,3 +98,6 @@ class Visit(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="unique_chat_visit")]
+
+    def __str__(self) -> str:
+        return f"{self.user} read {self.game_id} up to message {self.last_read}"

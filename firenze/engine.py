@@ -95,7 +95,7 @@ class FirenzeEngine:
         """The line in the reader's language (firenze/log_words.py), names filled in."""
         return rules.format_line(word_line(line), list(names))
 
-    def changes(self, before: rules.State | None, after: rules.State) -> dict[str, Any]:
+    def changes(self, before: rules.State, after: rules.State) -> dict[str, Any]:
         return rules.changes(before, after)
 
     def score_breakdown(self, state: rules.State) -> list[dict[str, Any]] | None:

@@ -1,4 +1,4 @@
-"""The options of a new Firenze game (RULINGS section 3), one form field each with a sentence
+"""The options of a new Firenze game (rules.md §3), one form field each with a sentence
 of explanation: the platform's create form adds these to its own fields."""
 
 from __future__ import annotations

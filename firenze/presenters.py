@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from firenze import rules
 from firenze.card_texts import card_text
 from firenze.rules.data import CARD_KIND, COLORS
+from firenze.rules.decisions import DECISIONS
 from games.wording import colour_name, ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives
@@ -30,19 +31,6 @@ PHASES = [
     ("fulfil", gettext_lazy("Fulfil")),
     ("limits", gettext_lazy("Limits")),
 ]
-PENDING_PROMPTS = {
-    "event": gettext_lazy("Resolve the event, or cancel it with a Patrician."),
-    "botch": gettext_lazy("Botch: choose the tower that loses a brick."),
-    "collapse": gettext_lazy("Collapse: choose the tower that falls."),
-    "exchange_take": gettext_lazy("Exchange: take one of the bricks that lay on the card."),
-    "alchemist_give": gettext_lazy("Alchemist: choose a brick to give to the pouch."),
-    "alchemist_take": gettext_lazy("Alchemist: choose a brick to take from the pouch."),
-    "smuggler_take": gettext_lazy("Smuggler: choose a brick to take from another player."),
-    "smuggler_give": gettext_lazy("Smuggler: choose a brick to give back."),
-    "saboteur": gettext_lazy("Saboteur: choose another player's tower."),
-    "wholesaler": gettext_lazy("Wholesaler: choose a row card to trade its bricks."),
-    "patrician": gettext_lazy("Patrician: choose a card to discard."),
-}
 PHASE_PROMPTS = {
     "choose": gettext_lazy(
         "Choose a card from the row. The leftmost is free; each card further right "
@@ -129,87 +117,121 @@ def _row_card(view: dict[str, Any], slot: int) -> str:
     return row[slot]["card"] if 0 <= slot < len(row) else _("the card")
 
 
-def label(view: dict[str, Any], action: dict[str, Any], names: list[str]) -> tuple[str, str]:
-    """(group, label) for one legal action, in the words of the game."""
-    kind = action["type"]
-    me = view["acting_seat"]
+View = dict[str, Any]
+Action = dict[str, Any]
+END_PHASE = {
+    "choose": gettext_lazy("Go on"),
+    "exchange": gettext_lazy("Done exchanging"),
+    "build": gettext_lazy("Done building"),
+    "fulfil": gettext_lazy("Done fulfilling"),
+}
+
+
+def _pay_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     pending = view["pending"] or {}
-    if kind == "choose_card":
-        card = view["row"][action["slot"]]
-        return _("Choose a card"), _("Take %(card)s") % {"card": card["card"]}
-    if kind == "pay_brick":
-        where = {
-            "card_cost": _("onto %(card)s") % {"card": _row_card(view, pending.get("onto", 0))},
-            "exchange_pay": _("onto %(card)s") % {"card": _row_card(view, pending.get("slot", 0))},
-            "build_cost": _("to the pouch"),
-            "fire": _("to the fire"),
-            "alchemist_give": _("to the pouch"),
-            "smuggler_give": _("to the other player"),
-            None: _("to the pouch"),
-        }.get(pending.get("kind"), "")
-        return _("Pay a brick"), f"{colour_name(action['color'])} {where}".strip()
-    if kind == "take_brick":
-        if "seat" in action:
-            words = {"colour": colour_name(action["color"]), "name": names[action["seat"]]}
-            return _("Take a brick"), _("%(colour)s from %(name)s") % words
-        return _("Take a brick"), colour_name(action["color"])
-    if kind == "resolve_event":
-        if not view["event"]:
-            return _("Event"), _("Resolve")
-        return _("Event"), _("Resolve %(card)s") % {"card": view["event"]["card"]}
-    if kind == "play_card":
-        return _("Play a card"), _("Play %(card)s") % {"card": action["card"]}
-    if kind == "pick_tower":
-        seat = action.get("seat", me)
-        tower = _tower_name(view, seat, action["tower"])
-        if seat != me:
-            tower = _("%(name)s's %(tower)s") % {"name": names[seat], "tower": tower}
-        return _("Choose a tower"), tower
-    if kind == "pick_slot":
-        card = view["row"][action["slot"]]
-        count = sum(card["bricks"].values())
-        return _("Choose a row card"), f"{card['card']} ({_bricks(count)})"
-    if kind == "discard_card":
-        return _("Discard a card"), _("Discard %(card)s") % {"card": action["card"]}
-    if kind == "exchange":
-        card = view["row"][action["slot"]]["card"]
-        return _("Exchange"), _("Exchange with %(card)s") % {"card": card}
-    if kind == "build":
-        if "tower" in action:
-            tower = view["players"][me]["towers"][action["tower"]]
-            words = {
-                "colour": colour_name(tower["color"]),
-                "height": tower["height"],
-                "next": tower["height"] + 1,
-            }
-            return _("Build"), _("%(colour)s tower: %(height)s → %(next)s") % words
-        return _("Build"), _("New %(colour)s tower") % {"colour": colour_name(action["color"])}
-    if kind == "fulfil":
-        tower = view["players"][me]["towers"][action["tower"]]
+    where = {
+        "card_cost": _("onto %(card)s") % {"card": _row_card(view, pending.get("onto", 0))},
+        "exchange_pay": _("onto %(card)s") % {"card": _row_card(view, pending.get("slot", 0))},
+        "build_cost": _("to the pouch"),
+        "fire": _("to the fire"),
+        "alchemist_give": _("to the pouch"),
+        "smuggler_give": _("to the other player"),
+        None: _("to the pouch"),  # outside a decision: a brick over the storehouse limit
+    }.get(pending.get("kind"), "")
+    return _("Pay a brick"), f"{colour_name(action['color'])} {where}".strip()
+
+
+def _take_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    if "seat" in action:
+        words = {"colour": colour_name(action["color"]), "name": names[action["seat"]]}
+        return _("Take a brick"), _("%(colour)s from %(name)s") % words
+    return _("Take a brick"), colour_name(action["color"])
+
+
+def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    me = view["acting_seat"]
+    seat = action.get("seat", me)
+    tower = _tower_name(view, seat, action["tower"])
+    if seat != me:
+        tower = _("%(name)s's %(tower)s") % {"name": names[seat], "tower": tower}
+    return _("Choose a tower"), tower
+
+
+def _pick_slot_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    card = view["row"][action["slot"]]
+    count = sum(card["bricks"].values())
+    return _("Choose a row card"), f"{card['card']} ({_bricks(count)})"
+
+
+def _build_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    if "tower" in action:
+        tower = view["players"][view["acting_seat"]]["towers"][action["tower"]]
         words = {
             "colour": colour_name(tower["color"]),
-            "level": action["level"],
             "height": tower["height"],
+            "next": tower["height"] + 1,
         }
-        return _("Fulfil"), _("%(colour)s %(level)s with the tower of %(height)s") % words
-    if kind == "seal_campanile":
-        return _("Fulfil"), _("Seal the Campanile with the bell tower")
-    if kind == "end_phase":
-        following = {
-            "choose": _("Go on"),
-            "exchange": _("Done exchanging"),
-            "build": _("Done building"),
-            "fulfil": _("Done fulfilling"),
-        }
-        return FINISH(), following.get(view["phase"], _("Go on"))
-    if kind == "end_turn":
-        return FINISH(), _("End turn")
-    return _("Other"), kind
+        return _("Build"), _("%(colour)s tower: %(height)s → %(next)s") % words
+    return _("Build"), _("New %(colour)s tower") % {"colour": colour_name(action["color"])}
+
+
+def _fulfil_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    tower = view["players"][view["acting_seat"]]["towers"][action["tower"]]
+    words = {
+        "colour": colour_name(tower["color"]),
+        "level": action["level"],
+        "height": tower["height"],
+    }
+    return _("Fulfil"), _("%(colour)s %(level)s with the tower of %(height)s") % words
+
+
+def _event_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    if not view["event"]:
+        return _("Event"), _("Resolve")
+    return _("Event"), _("Resolve %(card)s") % {"card": view["event"]["card"]}
+
+
+def _card_label(verb: Any) -> Any:
+    """A label naming the card of the action (play, discard)."""
+    return lambda v, a, n: (str(verb[0]), str(verb[1]) % {"card": a["card"]})
 
 
 def FINISH() -> str:  # noqa: N802 (reads as the group's name)
     """The group of the buttons that end a phase or the turn: drawn last."""
     return _("Finish")
+
+
+# (group, label) of each action type, in the words of the game (translated when drawn).
+LABELS: dict[str, Any] = {
+    "choose_card": lambda v, a, n: (
+        _("Choose a card"),
+        _("Take %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+    ),
+    "pay_brick": _pay_label,
+    "take_brick": _take_label,
+    "resolve_event": _event_label,
+    "play_card": _card_label((gettext_lazy("Play a card"), gettext_lazy("Play %(card)s"))),
+    "pick_tower": _pick_tower_label,
+    "pick_slot": _pick_slot_label,
+    "discard_card": _card_label(
+        (gettext_lazy("Discard a card"), gettext_lazy("Discard %(card)s"))
+    ),
+    "exchange": lambda v, a, n: (
+        _("Exchange"),
+        _("Exchange with %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+    ),
+    "build": _build_label,
+    "fulfil": _fulfil_label,
+    "seal_campanile": lambda v, a, n: (_("Fulfil"), _("Seal the Campanile with the bell tower")),
+    "end_phase": lambda v, a, n: (FINISH(), str(END_PHASE.get(v["phase"], _("Go on")))),
+    "end_turn": lambda v, a, n: (FINISH(), _("End turn")),
+}
+
+
+def label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
+    """(group, label) for one legal action, in the words of the game."""
+    labeller = LABELS.get(action["type"])
+    return labeller(view, action, names) if labeller else (_("Other"), action["type"])
 
 
 def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
@@ -334,7 +356,10 @@ def prompt(view: dict[str, Any]) -> str:
         return _("The game is over.")
     pending = view["pending"]
     if pending:
-        return str(PENDING_PROMPTS.get(pending["kind"], ""))
+        # The registry's English question; its translation is in the catalogue (the engine marks
+        # it with gettext_noop, which xgettext reads without Django).
+        ask = DECISIONS[pending["kind"]].ask
+        return _(ask) if ask else ""
     text = PHASE_PROMPTS.get(view["phase"])
     return str(text) % {"price": view["turn"]["exchange_price"]} if text else ""
 

@@ -1,4 +1,4 @@
-"""What the rules page (/rules/) shows: the game as this site plays it (RULINGS.md), in our own
+"""What the rules page (/rules/) shows: the game as this site plays it (docs/rules.md), in our own
 words. Every number comes from the engine's data module, so the page cannot disagree with the
 game; the card descriptions below are the longer help texts (the cards themselves carry the
 short ones, firenze.rules.data.CARD_TEXT)."""

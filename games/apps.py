@@ -11,6 +11,7 @@ class GamesConfig(AppConfig):
         from allauth.account.signals import email_confirmed
         from django.db.models.signals import post_delete, post_save
 
+        from games import tasks  # noqa: F401 - registers the Celery tasks play.py queues by name
         from games.models import Game, Seat
         from games.signals import game_saved, link_invitations_on_confirmation, seat_changed
 

@@ -11,7 +11,10 @@ class GameError(Exception):
         self.message = message
 
 
-class IllegalMove(GameError):
+class RequestRefused(GameError):
+    """A request that cannot be granted as asked: an illegal move, a lobby action or absence
+    that breaks a rule, a value that could not be read. The message says what to change."""
+
     status = 400
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import announce, engines
-from games.errors import Conflict, IllegalMove, NotAllowed, NotInGame
+from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 
@@ -40,9 +40,9 @@ def create_game(
     try:  # validates count and options; stored with every default filled in
         options = engine.normalise_options(num_players, options)
     except ValueError as exc:
-        raise IllegalMove(str(exc)) from None
+        raise RequestRefused(str(exc)) from None
     if time_limit not in ALLOWED_LIMITS:
-        raise IllegalMove(_("Choose one of the offered time limits."))
+        raise RequestRefused(_("Choose one of the offered time limits."))
     with transaction.atomic():
         game = Game.objects.create(
             creator=creator,
@@ -129,7 +129,7 @@ def remove_seat(game: Game, by: Any, seat_id: int) -> None:
             raise NotAllowed(_("Only the game's creator can free a seat."))
         seat = game.seats.filter(pk=seat_id).exclude(user=game.creator).first()
         if seat is None:
-            raise IllegalMove(_("There is no such seat to free."))
+            raise RequestRefused(_("There is no such seat to free."))
         seat.delete()
 
 
@@ -140,7 +140,7 @@ def leave(game: Game, user: Any) -> None:
             raise NotAllowed(_("As the creator you can cancel the game instead of leaving it."))
         deleted, _counts = game.seats.filter(user=user).delete()
         if not deleted:
-            raise IllegalMove(_("You have no seat in this game."))
+            raise RequestRefused(_("You have no seat in this game."))
 
 
 def cancel(game: Game, by: Any) -> None:
@@ -170,7 +170,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
         _check_can_invite(game, by)
         user = User.objects.filter(display_name__iexact=name).exclude(display_name="").first()
         if user is None:
-            raise IllegalMove(f'There is no player called "{name}".')
+            raise RequestRefused(f'There is no player called "{name}".')
         if game.seats.filter(user=user).exists():
             raise Conflict(
                 _("%(public_name)s already has a seat in this game.")
@@ -276,8 +276,6 @@ def _deal(game: Game) -> None:
 
 def reclaim_seat(game: Game, user: Any) -> None:
     """The player takes their seat back from the bot (autopilot after repeated timeouts)."""
-    from games.clock import schedule_turn
-
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         seat = game.seats.filter(user=user).first() if user.is_authenticated else None
@@ -293,5 +291,5 @@ def reclaim_seat(game: Game, user: Any) -> None:
         if not updated:
             raise Conflict(_("The bot is not playing for you: your seat is already yours."))
         if updated and game.is_active:
-            schedule_turn(game, game.turn_started_at or timezone.now())
-            game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])
+            game.schedule_turn(game.turn_started_at or timezone.now())
+            game.save_clock()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engines
+from games import clock, engines
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,35 @@ def new_seed() -> int:
     return secrets.randbits(48)
 
 
+class GameQuerySet(models.QuerySet):
+    """The clock's sweep: each question is one query on a partial index (order_by(): no sort
+    by Meta.ordering, the indexes serve the ranges)."""
+
+    def past_deadline(self, now: datetime) -> list[int]:
+        return list(self.order_by().filter(deadline__lte=now).values_list("pk", flat=True))
+
+    def due_reminder(self, now: datetime) -> list[int]:
+        due = self.order_by().filter(next_reminder_at__lte=now, deadline__gt=now)
+        return list(due.values_list("pk", flat=True))
+
+    def stalled_bot_turns(self, now: datetime) -> list[int]:
+        """Active games whose bot turn began a while ago yet is still waiting: its task was
+        queued when the turn passed, and if the broker was down then nothing else would ever
+        play it, so the sweep queues it again."""
+        stalled = self.order_by().filter(
+            status=Game.Status.ACTIVE,
+            deadline=None,
+            turn_started_at__lte=now - clock.BOT_TURN_GRACE,
+        )
+        return list(stalled.values_list("pk", flat=True))
+
+
 class Game(models.Model):
+    # The clock's fields: schedule_turn sets them together, save_clock stores them together.
+    CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
+    # The seats as a move read them (games.play.SeatRow by number), reused by the clock.
+    seat_rows: dict[int, Any] | None = None
+
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
         ACTIVE = "active", _("In progress")
@@ -102,6 +130,8 @@ class Game(models.Model):
     next_reminder_at = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-updated"]
@@ -218,11 +248,82 @@ class Game(models.Model):
         """Finished without the engine's end: a resignation ended it (see games.resign)."""
         return self.is_finished and not self.engine.ended_normally(self.state)
 
+    # --- the turn clock ----------------------------------------------------------------------
+
     def start_turn_clock(self) -> None:
         """A new turn: its deadline and first reminder, pushed back by the player's absences."""
-        from games.clock import schedule_turn
+        self.schedule_turn(timezone.now())
 
-        schedule_turn(self, timezone.now())
+    def schedule_turn(self, start: datetime) -> None:
+        """Set turn_started_at, deadline and next_reminder_at for the turn that starts at
+        `start` (not saved: save_clock, or the move's conditional update, stores them)."""
+        self.turn_started_at = start
+        self.deadline = self.next_reminder_at = None
+        if not self.is_active or self.acting_seat is None:
+            return
+        user_id, bot_plays = self.acting_player()
+        if bot_plays:
+            return  # a bot moves at once; it needs no clock
+        absences = Absence.objects.windows(user_id, start)
+        self.deadline = clock.counted_time(start, self.time_limit, absences)
+        self.next_reminder_at = clock.next_reminder(
+            start, self.time_limit, self.deadline, absences, after=start
+        )
+
+    def clock_values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.CLOCK_FIELDS}
+
+    def save_clock(self) -> None:
+        self.save(update_fields=list(self.CLOCK_FIELDS))
+
+    def schedule_next_reminder(self, now: datetime) -> None:
+        """After a reminder went out: the next one of this turn, if any (not saved)."""
+        user_id, _ = self.acting_player()
+        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
+        self.next_reminder_at = clock.next_reminder(
+            self.turn_started_at, self.time_limit, self.deadline, absences, after=now
+        )
+
+    def reminder_number(self, now: datetime) -> int:
+        """Which reminder of the turn is due now (0 for the first)."""
+        user_id, _ = self.acting_player()
+        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
+        return clock.reminder_number(self.turn_started_at, self.time_limit, absences, now)
+
+    def acting_player(self) -> tuple[int | None, bool]:
+        """(user id, whether a bot plays) of the acting seat; uses the seat rows a move read
+        already (games.play.SeatRow) when there are any."""
+        known = self.seat_rows
+        if known is not None:
+            seat = known.get(self.acting_seat)
+            row = (seat.user_id, seat.bot, seat.autopilot) if seat is not None else None
+        else:
+            row = (
+                self.seats.filter(number=self.acting_seat)
+                .values_list("user_id", "bot", "autopilot")
+                .first()
+            )
+        if row is None:
+            return None, True
+        user_id, bot, autopilot = row
+        return user_id, bool(bot) or autopilot
+
+    MOVED_SINCE = "they have moved since"
+
+    def turn_news_stale(self, user: Any, *, reminder: bool, since: int | None) -> str:
+        """Why news of a turn (your turn since move `since`, or a reminder) no longer concerns
+        this player, empty if it does: the game's one answer to the outbox."""
+        if not self.is_active:
+            return "the game is no longer in progress"
+        seat = self.seats.filter(user=user).first()
+        if seat is None or seat.bot_plays:
+            return "the bot plays this seat"
+        if reminder and self.acting_seat != seat.number:
+            return "no longer their turn"
+        moved = not reminder and since is not None
+        if moved and self.moves.filter(seat=seat.number, seq__gt=since).exists():
+            return self.MOVED_SINCE
+        return ""
 
 
 class Seat(models.Model):
@@ -333,6 +434,9 @@ class Invitation(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.email or self.user} invited to {self.game}"
+
     @property
     def by_email(self) -> bool:
         return bool(self.email)
@@ -365,6 +469,13 @@ class Move(models.Model):
         return f"{self.game} move {self.seq}"
 
 
+class AbsenceQuerySet(models.QuerySet):
+    def windows(self, user_id: int | None, after: datetime) -> list[clock.Window]:
+        """The player's absences that end after `after`, as (starts, ends) pairs."""
+        rows = self.filter(user_id=user_id, ends__gt=after).values_list("starts", "ends")
+        return list(rows)
+
+
 class Absence(models.Model):
     """A player's vacation: deadlines of their turns do not run while they are away."""
 
@@ -374,6 +485,8 @@ class Absence(models.Model):
     starts = models.DateTimeField()
     ends = models.DateTimeField()
     created = models.DateTimeField(auto_now_add=True)
+
+    objects = AbsenceQuerySet.as_manager()
 
     class Meta:
         ordering = ["starts"]

@@ -19,12 +19,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import announce, engines, pagecache, versions
-from games.errors import Conflict, IllegalMove, NotInGame
+from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move
 from players.results import record_game_end
 
 log = logging.getLogger(__name__)
 
+PLAY_BOTS_TASK = "games.tasks.play_bots"  # registered when the app is ready (GamesConfig)
 STALE = gettext_lazy(
     "The game has moved on since you loaded it; the board now shows the current position."
 )
@@ -75,16 +76,17 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         seat = _seat_number(game, user)
+        rows = game.seat_rows or {}
         _check_can_act(game, seat, version)
         engine = game.engine
         state = game.load_state()
         try:
             new_state = engine.apply_action(state, action)
         except engine.illegal_action as exc:
-            raise IllegalMove(str(exc)) from None
+            raise RequestRefused(str(exc)) from None
         canonical = next(a for a in engine.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state, before=state)
-        if game.seat_rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
+        if rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
     queue_bots(game)
     return game
@@ -160,10 +162,8 @@ def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None
         state=game.state,
         acting_seat=game.acting_seat,
         status=game.status,
-        turn_started_at=game.turn_started_at,
-        deadline=game.deadline,
+        **game.clock_values(),
         updated=timezone.now(),  # update() skips auto_now; My games sorts and shows by it
-        next_reminder_at=game.next_reminder_at,
     )
     if updated != 1:
         raise Conflict(str(STALE))
@@ -174,7 +174,8 @@ def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None
 
 def queue_bots(game: Game) -> None:
     """After commit, let a worker play the bots' turns (eagerly in tests)."""
-    rows = getattr(game, "seat_rows", None)
+    rows = game.seat_rows
+    bot_seats: set[int | None]
     if rows is not None:
         bot_seats = {number for number, row in rows.items() if row.bot_plays}
     else:
@@ -187,12 +188,11 @@ def queue_bots(game: Game) -> None:
 
 def _queue_play_bots(game_id: int) -> None:
     """Publish play_bots; a broker that is down must not turn the committed move into a 500."""
+    from celery import current_app
     from kombu.exceptions import OperationalError
 
-    from games.tasks import play_bots
-
-    try:
-        play_bots.delay(game_id)
+    try:  # by name: games.tasks imports this module, so this one does not import it
+        current_app.tasks[PLAY_BOTS_TASK].delay(game_id)
     except OperationalError:
         log.warning("bots of game %s not queued: the broker is unreachable", game_id, exc_info=True)
 
@@ -206,14 +206,20 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             if not game.is_active:
                 return played
             seat = game.seats.filter(number=game.acting_seat).first()
-            if seat is None or not seat.bot_plays:
+            if seat is None or seat.number is None or not seat.bot_plays:
                 return played
             engine = game.engine
             state = game.load_state()
             rng = random.Random(f"{game.seed}/bot/{engine.step(state)}")
             bot = engine.bots.get(seat.bot) or engine.bots[engine.default_bot]
             action = bot(state, rng)
-            new_state = engine.apply_action(state, action)
+            try:
+                new_state = engine.apply_action(state, action)
+            except engine.illegal_action:  # a bug in the bot: retrying would repeat it
+                log.exception(
+                    "game %s: bot %r chose an illegal action %r", game_id, seat.bot, action
+                )
+                return played
             record_move(game, seat.number, action, new_state, by_bot=True, before=state)
         played += 1
     log.warning("bots of game %s stopped after %s steps", game_id, max_steps)

@@ -24,7 +24,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import announce, versions
-from games.clock import schedule_turn
 from games.errors import Conflict, NotInGame
 from games.models import Game
 from games.play import queue_bots
@@ -45,20 +44,18 @@ def resign(game_id: int, user: Any) -> Game:
             raise Conflict(_("You have already resigned this game."))
         now = timezone.now()
         mine.resigned_at = now
-        mine.resigned_step = game.load_state().step
+        mine.resigned_step = game.engine.step(game.load_state())
         mine.autopilot = True
         mine.save(update_fields=["resigned_at", "resigned_step", "autopilot"])
         staying = [s for s in seats if not s.has_resigned]
         if len(staying) <= 1 or not any(s.user_id and not s.bot for s in staying):
             _end(game)
         elif game.acting_seat == mine.number:
-            schedule_turn(game, now)  # the bot moves now; it needs no deadline
+            game.schedule_turn(now)  # the bot moves now; it needs no deadline
         Game.objects.filter(pk=game.pk).update(
             version=F("version") + 1,
             status=game.status,
-            turn_started_at=game.turn_started_at,
-            deadline=game.deadline,
-            next_reminder_at=game.next_reminder_at,
+            **game.clock_values(),
             updated=now,
         )
         game.version += 1

@@ -1,38 +1,40 @@
-"""Celery tasks of the games app: thin, take ids, retry."""
+"""Celery tasks of the games app: thin, take ids, retry what may work later.
+
+Only transient errors are retried (like notifications/tasks.py): a database that is busy or
+gone for a moment, a broker that cannot be reached, a game that moved on under the task.
+Anything else is a bug: Celery logs it once instead of running it five more times (a bot
+that chooses an illegal action is logged by games.play.run_bots and stops there).
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerError
 
-from games.clock import due_games, stalled_bot_games
+from games.errors import Conflict
 from games.play import run_bots
-from games.timeouts import remind, time_out
+from games.timeouts import due_games, remind, stalled_bot_games, time_out
+
+TRANSIENT = (OperationalError, InterfaceError, BrokerError, Conflict)
+RETRY = {"autoretry_for": TRANSIENT, "max_retries": 5, "acks_late": True}
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=5, acks_late=True)
-def play_bots(self, game_id: int) -> int:
+@shared_task(**RETRY, default_retry_delay=5)
+def play_bots(game_id: int) -> int:
     """Play the bot seats' turns of one game until a person is to act."""
-    try:
-        return run_bots(game_id)
-    except Exception as exc:  # database hiccups, lock timeouts: try again shortly
-        raise self.retry(exc=exc) from exc
+    return run_bots(game_id)
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=30, acks_late=True)
-def time_out_game(self, game_id: int) -> bool:
+@shared_task(**RETRY, default_retry_delay=30)
+def time_out_game(game_id: int) -> bool:
     """The acting player's deadline passed: the bot plays their turn (if still due)."""
-    try:
-        return time_out(game_id)
-    except Exception as exc:
-        raise self.retry(exc=exc) from exc
+    return time_out(game_id)
 
 
-@shared_task(bind=True, max_retries=5, default_retry_delay=30, acks_late=True)
-def remind_game(self, game_id: int) -> bool:
-    try:
-        return remind(game_id)
-    except Exception as exc:
-        raise self.retry(exc=exc) from exc
+@shared_task(**RETRY, default_retry_delay=30)
+def remind_game(game_id: int) -> bool:
+    return remind(game_id)
 
 
 @shared_task(ignore_result=True)

@@ -7,14 +7,15 @@ the player takes it back from the game page; a move of their own resets the coun
 from __future__ import annotations
 
 import random
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from games import announce
-from games.clock import absences_of, next_reminder, reminder_number, schedule_turn
-from games.models import Game
+from games.clock import is_away
+from games.models import Absence, Game
 from games.play import queue_bots, record_move
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
@@ -31,16 +32,17 @@ def time_out(game_id: int, now=None) -> bool:
         game = Game.objects.select_for_update().get(pk=game_id)
         if not game.is_active or game.deadline is None or game.deadline > now:
             return False
+        assert game.acting_seat is not None and game.turn_started_at is not None  # active
         seat = game.seats.select_related("user").get(number=game.acting_seat)
         if seat.bot_plays:
             game.deadline = None
-            game.save(update_fields=["deadline"])
+            game.save_clock()
         elif _away(seat.user_id, now):
-            schedule_turn(game, game.turn_started_at)  # an absence added late pushes it back
-            game.save(update_fields=["deadline", "next_reminder_at", "turn_started_at"])
+            game.schedule_turn(game.turn_started_at)  # an absence added late pushes it back
+            game.save_clock()
             return False
         else:
-            first_step = _play_turn(game, seat.number)
+            first_step = _play_turn(game, game.acting_seat)
             seat.timeouts_in_row += 1
             seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
             seat.save(update_fields=["timeouts_in_row", "autopilot"])
@@ -49,8 +51,8 @@ def time_out(game_id: int, now=None) -> bool:
     return True
 
 
-def _away(user_id: int, now) -> bool:
-    return any(start <= now < end for start, end in absences_of(user_id, now))
+def _away(user_id: int | None, now) -> bool:
+    return is_away(Absence.objects.windows(user_id, now), now)
 
 
 def _play_turn(game: Game, seat: int) -> int:
@@ -82,8 +84,18 @@ def remind(game_id: int, now=None) -> bool:
             return False
         seat = game.seats.select_related("user").get(number=game.acting_seat)
         if not seat.bot_plays and seat.user is not None:
-            announce.reminder(game, seat, reminder_number(game, now))
-        absences = absences_of(seat.user_id, game.turn_started_at) if seat.user_id else []
-        game.next_reminder_at = next_reminder(game, game.turn_started_at, absences, after=now)
-        game.save(update_fields=["next_reminder_at"])
+            announce.reminder(game, seat, game.reminder_number(now))
+        game.schedule_next_reminder(now)
+        game.save_clock()
     return True
+
+
+def due_games(now: datetime | None = None) -> tuple[list[int], list[int]]:
+    """(games past their deadline, games due a reminder): two indexed queries."""
+    now = now or timezone.now()
+    return Game.objects.past_deadline(now), Game.objects.due_reminder(now)
+
+
+def stalled_bot_games(now: datetime | None = None) -> list[int]:
+    """Active games whose bot turn began a while ago yet is still waiting."""
+    return Game.objects.stalled_bot_turns(now or timezone.now())

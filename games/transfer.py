@@ -94,10 +94,8 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
     )
     _check(isinstance(record.get("options"), dict), "options must be an object.")
     seats, moves = record.get("seats"), record.get("moves")
-    _check(
-        isinstance(seats, list) and len(seats) == record["num_players"],
-        "There must be one seat per player.",
-    )
+    if not isinstance(seats, list) or len(seats) != record["num_players"]:
+        raise ImportRefused("There must be one seat per player.")
     for i, seat in enumerate(seats):
         _check(
             isinstance(seat, dict)
@@ -110,9 +108,8 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
         )
         bot = seat.get("bot", "")
         _check(not bot or bot in engine.bots, f"Seat {i}: unknown bot {bot[:20]!r}.")
-    _check(
-        isinstance(moves, list) and 0 < len(moves) <= MAX_MOVES, "moves must be a list of moves."
-    )
+    if not isinstance(moves, list) or not 0 < len(moves) <= MAX_MOVES:
+        raise ImportRefused("moves must be a list of moves.")
     for i, move in enumerate(moves, start=1):
         _check(
             isinstance(move, dict)

@@ -31,9 +31,8 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
-from games import away as absence_rules
-from games import engines, limits, lobby, lobbycache, pagecache, play, versions
-from games.errors import GameError, IllegalMove
+from games import absences, engines, limits, lobby, lobbycache, pagecache, play, versions
+from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
     CancelAbsenceForm,
@@ -345,7 +344,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
     def run(game: Game) -> None:
         if not form.is_valid():
             errors = form.errors.get("display_name") or ["Enter a display name or an address."]
-            raise IllegalMove(str(errors[0]))
+            raise RequestRefused(str(errors[0]))
         limits.check(request, "invite")
         if form.email:
             lobby.invite_by_email(
@@ -633,7 +632,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     form = MoveForm(request.POST)
     try:
         if not form.is_valid():
-            raise IllegalMove(form.first_error())
+            raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
         game = play.submit_move(
@@ -654,7 +653,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     form = VersionForm(request.POST)
     try:
         if not form.is_valid():
-            raise IllegalMove(form.first_error())
+            raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
         game = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
@@ -753,13 +752,13 @@ def away(request: HttpRequest) -> HttpResponse:
                 form = AbsenceForm()
                 cancel = CancelAbsenceForm(request.POST)
                 if not cancel.is_valid():
-                    raise IllegalMove(cancel.errors["cancel"][0])
-                absence_rules.end_absence(request.user, cancel.cleaned_data["cancel"])
+                    raise RequestRefused(cancel.errors["cancel"][0])
+                absences.end_absence(request.user, cancel.cleaned_data["cancel"])
                 messages.success(request, _("Absence cancelled."))
                 return redirect("games:away")
             if form.is_valid():
                 data = form.cleaned_data
-                absence_rules.add_absence(request.user, data["first_day"], data["last_day"])
+                absences.add_absence(request.user, data["first_day"], data["last_day"])
                 messages.success(request, _("Absence saved: your turn clocks pause while away."))
                 return redirect("games:away")
         except GameError as exc:
@@ -772,8 +771,8 @@ def away(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "absences": request.user.absences.filter(ends__gt=timezone.now()),
-        "days_used": absence_rules.days_used(request.user, year),
-        "days_max": absence_rules.max_days(),
+        "days_used": absences.days_used(request.user, year),
+        "days_max": absences.max_days(),
         "year": year,
     }
     return render(request, "games/away.html", context, status=status)

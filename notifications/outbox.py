@@ -208,20 +208,15 @@ def event_stale_reason(notification: Notification) -> str:
     """Why the event itself is overtaken, whatever the channel (empty if it is not)."""
     user, game, kind = notification.user, notification.game, notification.kind
     if kind in (Kind.YOUR_TURN, Kind.REMINDER):
-        if game is None or not game.is_active:
+        if game is None:
             return "the game is no longer in progress"
-        seat = game.seats.filter(user=user).first()
-        if seat is None or seat.bot or getattr(seat, "autopilot", False):
-            return "the bot plays this seat"
-        if kind == Kind.REMINDER and game.acting_seat != seat.number:
-            return "no longer their turn"
-        upto = notification.context.get("upto")
-        if kind == Kind.YOUR_TURN and upto == 0 and _game_started_email(notification):
+        reminder = kind == Kind.REMINDER
+        upto = None if reminder else notification.context.get("upto")
+        reason = game.turn_news_stale(user, reminder=reminder, since=upto)
+        if reason in ("", game.MOVED_SINCE) and upto == 0 and _game_started_email(notification):
             return "the game-started email tells them"
-        if kind == Kind.YOUR_TURN and upto is not None:
-            moved = game.moves.filter(seat=seat.number, seq__gt=upto).exists()
-            if moved:
-                return "they have moved since"
+        if reason:
+            return reason
     if kind in (Kind.INVITED, Kind.TABLE_FULL) and (game is None or not game.is_open):
         return "the game is no longer open"
     if kind == Kind.INVITED and game.seats.filter(user=user).exists():

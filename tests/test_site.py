@@ -161,7 +161,7 @@ def _run_dev():
 
 
 @pytest.mark.parametrize(
-    "address, url",
+    ("address", "url"),
     [
         ("0.0.0.0:8000", "http://localhost:8000"),
         ("0.0.0.0:8080", "http://localhost:8080"),

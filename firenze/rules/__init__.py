@@ -17,7 +17,7 @@ from .state import State, from_dict, to_dict
 from .view import format_line, log_lines, player_view
 
 # What a game record names its engine by (exports, imports): the game, and the version of the
-# rules it plays (RULINGS.md). A change to the rules that would replay a stored move log
+# rules it plays (docs/rules.md). A change to the rules that would replay a stored move log
 # differently must raise RULES_VERSION; a change of the state dict's layout only raises the
 # state's schema version ("v"), since states are rebuilt from the log.
 ENGINE_NAME = "firenze"

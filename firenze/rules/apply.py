@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import build, events, exchange, fulfil, personnel, row
+from . import build, decisions, exchange, fulfil, personnel, row
 from .bricks import describe_colors
 from .data import COLOR_INDEX
 from .errors import IllegalAction
@@ -26,7 +26,10 @@ def apply_action(state: State, action: dict[str, Any]) -> State:
         raise IllegalAction(why_illegal(current, action, legal)) from None
     action = legal[position]  # the canonical form, e.g. 1 rather than True
     s = clone(current)
-    _HANDLERS[action["type"]](s, action)
+    if s["pending"] is not None:
+        decisions.answer(s, action)
+    else:
+        _HANDLERS[action["type"]](s, action)
     s["step"] += 1
     if s.pop("_barrier", False):
         s["turn"]["undo"] = 0
@@ -44,19 +47,8 @@ def _choose_card(s: dict[str, Any], action: dict[str, Any]) -> None:
 
 
 def _pay_brick(s: dict[str, Any], action: dict[str, Any]) -> None:
-    color = _color(action)
-    pending = s["pending"]
-    if pending is None:  # limits phase: over the storehouse limit
-        _return_over_limit(s, color)
-        return
-    {
-        "card_cost": row.pay_card_cost,
-        "exchange_pay": exchange.pay,
-        "build_cost": build.pay_cost,
-        "fire": events.fire_pay,
-        "alchemist_give": personnel.alchemist_give,
-        "smuggler_give": personnel.smuggler_give,
-    }[pending["kind"]](s, color)
+    """Outside a pending decision a brick is paid only over the storehouse limit."""
+    _return_over_limit(s, _color(action))
 
 
 def _return_over_limit(s: dict[str, Any], color: int) -> None:
@@ -75,41 +67,13 @@ def _return_over_limit(s: dict[str, Any], color: int) -> None:
         )
 
 
-def _take_brick(s: dict[str, Any], action: dict[str, Any]) -> None:
-    color = _color(action)
-    kind = s["pending"]["kind"]
-    if kind == "exchange_take":
-        exchange.take(s, color)
-    elif kind == "alchemist_take":
-        personnel.alchemist_take(s, color)
-    else:
-        personnel.smuggler_take(s, action["seat"], color)
-
-
-def _resolve_event(s: dict[str, Any], action: dict[str, Any]) -> None:
-    events.resolve_event(s)
-
-
 def _play_card(s: dict[str, Any], action: dict[str, Any]) -> None:
     personnel.play(s, action["card"])
 
 
-def _pick_tower(s: dict[str, Any], action: dict[str, Any]) -> None:
-    if s["pending"]["kind"] == "saboteur":
-        personnel.saboteur(s, action["seat"], action["tower"])
-    else:
-        events.botch_or_collapse(s, action["tower"])
-
-
-def _pick_slot(s: dict[str, Any], action: dict[str, Any]) -> None:
-    personnel.wholesaler(s, action["slot"])
-
-
 def _discard_card(s: dict[str, Any], action: dict[str, Any]) -> None:
+    """Outside a pending decision a card is discarded only over the card limit."""
     card = action["card"]
-    if s["pending"] is not None:
-        personnel.patrician_discard(s, card)
-        return
     player = s["players"][s["seat"]]
     if card in player["hand"]:
         player["hand"].remove(card)
@@ -160,11 +124,7 @@ def _end_turn(s: dict[str, Any], action: dict[str, Any]) -> None:
 _HANDLERS = {
     "choose_card": _choose_card,
     "pay_brick": _pay_brick,
-    "take_brick": _take_brick,
-    "resolve_event": _resolve_event,
     "play_card": _play_card,
-    "pick_tower": _pick_tower,
-    "pick_slot": _pick_slot,
     "discard_card": _discard_card,
     "exchange": _exchange,
     "build": _build,

@@ -1,6 +1,6 @@
 """Every printed value of the board and the cards, in one place.
 
-RULINGS.md section 1 fixes these numbers; a printed edition's values can be dropped in here
+docs/rules.md §1 fixes these numbers; a printed edition's values can be dropped in here
 without touching any logic. Colours are referred to by index everywhere inside the engine
 (cheapest first), and by name in actions, views and log lines.
 """
@@ -114,7 +114,7 @@ START_CARDS: tuple[str, ...] = (
     "Warehouse",
 )
 
-# Phases in which a personnel card may be played (RULINGS 5: Architect only in fulfil,
+# Phases in which a personnel card may be played (rules.md §5: Architect only in fulfil,
 # Mason only in build, Princess only in choose, Wholesaler in choose or exchange).
 ALL_PHASES = frozenset({"choose", "exchange", "build", "fulfil", "limits"})
 PERSONNEL_PHASES: dict[str, frozenset[str]] = {

@@ -1,6 +1,6 @@
 """Event cards: resolved when taken, before the card's own bricks reach the storehouse.
 
-Flood, Tribute and Luxury Tax hit everyone and give bricks up automatically (RULINGS 5, the
+Flood, Tribute and Luxury Tax hit everyone and give bricks up automatically (rules.md §5, the
 online house rule); Storehouse Fire, Botch and Collapse wait for the active player's choice.
 """
 
@@ -20,47 +20,71 @@ from .state import draw_rng
 from .words import seat_ref
 
 
-def resolve_event(s: dict[str, Any]) -> None:
-    card = s["pending"]["card"]
+def _botch_or_collapse(s: dict[str, Any], card: str) -> None:
+    seat = s["seat"]
+    if s["players"][seat]["towers"]:
+        s["pending"] = {"kind": card.lower(), "card": card}
+    else:
+        s["log"].append(f"{card}: {seat_ref(seat)} has no tower; nothing happens.")
+        finish_event(s)
+
+
+def _storehouse_fire(s: dict[str, Any], card: str) -> None:
     seat = s["seat"]
     player = s["players"][seat]
-    if card in ("Botch", "Collapse"):
-        if player["towers"]:
-            s["pending"] = {"kind": card.lower(), "card": card}
-        else:
-            s["log"].append(f"{card}: {seat_ref(seat)} has no tower; nothing happens.")
-            finish_event(s)
-    elif card == "Storehouse Fire":
-        if sum(player["store"]) <= STOREHOUSE_FIRE_BRICKS:
-            lost = player["store"][:]
-            for c in range(6):
-                s["pouch"][c] += lost[c]
-                player["store"][c] = 0
-            s["log"].append(f"Storehouse Fire: {seat_ref(seat)} loses {describe(lost)}.")
-            finish_event(s)
-        else:
-            s["pending"] = {"kind": "fire", "card": card, "paid": []}
-    elif card == "Flood":
-        for i, p in enumerate(s["players"]):
-            lost = auto_give_up(p, s["pouch"], (sum(p["store"]) + 2) // 3)
-            s["log"].append(f"Flood: {seat_ref(i)} loses {describe(lost)}.")
-        finish_event(s)
-    elif card == "Tribute":
-        for i in range(s["n"]):
-            _tribute(s, i)
-        finish_event(s)
-    elif card == "Luxury Tax":
-        for i in range(s["n"]):
-            _luxury_tax(s, i)
-        finish_event(s)
-    elif card == "Renaissance":
-        s["deck"] = s["deck"] + s["discard"] + ["Renaissance"]
-        s["discard"] = []
-        draw_rng(s).shuffle(s["deck"])
-        s["log"].append("Renaissance: the deck, the discard pile and the card make a new deck.")
-        finish_event(s, discard=False)
-    else:  # pragma: no cover - the card list in data.py has no other events
-        raise AssertionError(f"unknown event {card}")
+    if sum(player["store"]) > STOREHOUSE_FIRE_BRICKS:
+        s["pending"] = {"kind": "fire", "card": card, "paid": []}
+        return
+    lost = player["store"][:]
+    for c in range(6):
+        s["pouch"][c] += lost[c]
+        player["store"][c] = 0
+    s["log"].append(f"Storehouse Fire: {seat_ref(seat)} loses {describe(lost)}.")
+    finish_event(s)
+
+
+def _flood(s: dict[str, Any], card: str) -> None:
+    for i, p in enumerate(s["players"]):
+        lost = auto_give_up(p, s["pouch"], (sum(p["store"]) + 2) // 3)
+        s["log"].append(f"Flood: {seat_ref(i)} loses {describe(lost)}.")
+    finish_event(s)
+
+
+def _tribute_all(s: dict[str, Any], card: str) -> None:
+    for i in range(s["n"]):
+        _tribute(s, i)
+    finish_event(s)
+
+
+def _luxury_tax_all(s: dict[str, Any], card: str) -> None:
+    for i in range(s["n"]):
+        _luxury_tax(s, i)
+    finish_event(s)
+
+
+def _renaissance(s: dict[str, Any], card: str) -> None:
+    s["deck"] = s["deck"] + s["discard"] + ["Renaissance"]
+    s["discard"] = []
+    draw_rng(s).shuffle(s["deck"])
+    s["log"].append("Renaissance: the deck, the discard pile and the card make a new deck.")
+    finish_event(s, discard=False)
+
+
+# What resolving each event does: one entry per event card of data.py.
+EVENT_HANDLERS = {
+    "Botch": _botch_or_collapse,
+    "Collapse": _botch_or_collapse,
+    "Storehouse Fire": _storehouse_fire,
+    "Flood": _flood,
+    "Tribute": _tribute_all,
+    "Luxury Tax": _luxury_tax_all,
+    "Renaissance": _renaissance,
+}
+
+
+def resolve_event(s: dict[str, Any]) -> None:
+    card = s["pending"]["card"]
+    EVENT_HANDLERS[card](s, card)
 
 
 def cancel_event(s: dict[str, Any]) -> None:

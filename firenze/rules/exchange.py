@@ -1,6 +1,6 @@
 """Exchange phase: once a turn, 3 bricks (2 with Bridge) onto a row card for 1 of its bricks.
 
-RULINGS 4: only a card that already holds a brick may be chosen, and the brick taken must be of
+rules.md §4: only a card that already holds a brick may be chosen, and the brick taken must be of
 a colour that lay on the card before the payment (paying cannot move bricks onto an empty card
 or buy back a colour that was not there). The colours present at the start are kept in the
 pending decision as ``before``.

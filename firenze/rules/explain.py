@@ -15,6 +15,7 @@ from .data import (
     PERSONNEL_PHASES,
     commission_index,
 )
+from .decisions import DECISIONS
 from .exchange import price as exchange_price
 from .fulfil import balcony_at, campanile_blocks
 from .players import build_discount
@@ -52,24 +53,6 @@ ACTION_KEYS = {
     "seal_campanile": {"type", "tower"},
     "end_phase": {"type"},
     "end_turn": {"type"},
-}
-
-PENDING_PROMPTS = {
-    "card_cost": "pay for the card you chose, one brick at a time",
-    "event": "resolve the event you took (or cancel it with a Patrician)",
-    "fire": "choose the bricks the Storehouse Fire burns",
-    "botch": "choose the tower the Botch hits",
-    "collapse": "choose the tower that collapses",
-    "exchange_pay": "pay the bricks for your exchange",
-    "exchange_take": "take one brick from the card you exchanged with",
-    "build_cost": "pay the construction cost",
-    "alchemist_give": "choose the brick the Alchemist gives to the pouch",
-    "alchemist_take": "choose the brick the Alchemist takes from the pouch",
-    "smuggler_take": "choose the brick the Smuggler takes from another player",
-    "smuggler_give": "choose the brick the Smuggler gives in return",
-    "saboteur": "choose the tower the Saboteur takes a brick from",
-    "wholesaler": "choose the row card the Wholesaler trades bricks on",
-    "patrician": "choose the card the Patrician discards",
 }
 
 PHASE_NAMES = {
@@ -123,7 +106,7 @@ def why_illegal(s: dict[str, Any], action: Any, legal: list[dict[str, Any]]) -> 
     if kind == "play_card":
         return _why_play(s, action)
     if pending is not None and not same:
-        return f"First {PENDING_PROMPTS[pending['kind']]}."
+        return f"First {DECISIONS[pending['kind']].first}."
     extra = sorted(_quoted(k) for k in action if k not in ACTION_KEYS[kind])
     if extra:
         return f"A {kind} move has no {', '.join(extra)}."
@@ -241,7 +224,7 @@ def _why_play(s: dict[str, Any], action: dict[str, Any]) -> str:
         article = "an" if card[0] in "AEIOU" else "a"
         return f"You have already played {article} {card} this turn."
     if s["pending"] is not None:
-        return f"First {PENDING_PROMPTS[s['pending']['kind']]}."
+        return f"First {DECISIONS[s['pending']['kind']].first}."
     phases = PERSONNEL_PHASES[card]
     if s["phase"] not in phases:
         names = " or ".join(PHASE_NAMES[p] for p in sorted(phases))

@@ -9,13 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import build, exchange, fulfil, personnel
+from . import build, decisions, exchange, fulfil, personnel
 from .data import COLORS
 from .players import discardable_cards, over_card_limit, over_store_limit, within_limits
-
-
-def _bricks(store: list[int], kind: str = "pay_brick") -> list[dict[str, Any]]:
-    return [{"type": kind, "color": COLORS[c]} for c in range(6) if store[c]]
 
 
 def _plays(s: dict[str, Any]) -> list[dict[str, Any]]:
@@ -23,87 +19,72 @@ def _plays(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def pending_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
-    pending = s["pending"]
-    kind = pending["kind"]
-    seat = s["seat"]
-    player = s["players"][seat]
+    """The answers of the pending decision (firenze.rules.decisions)."""
+    return decisions.answers(s)
+
+
+def _choose_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    if s["turn"]["princess"]:
+        slots = range(len(s["row"]))
+    else:
+        slots = range(min(len(s["row"]), sum(player["store"]) + 1))
+    actions = [{"type": "choose_card", "slot": i} for i in slots]
+    if not s["row"]:
+        actions.append({"type": "end_phase"})
+    return actions
+
+
+def _exchange_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = []
+    if exchange.can_exchange(s):
+        actions += [{"type": "exchange", "slot": i} for i in exchange.slots(s)]
+    actions.append({"type": "end_phase"})
+    return actions
+
+
+def _build_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
     store = player["store"]
-    if kind in ("card_cost", "exchange_pay", "build_cost", "fire", "alchemist_give"):
-        return _bricks(store)
-    if kind == "smuggler_give":
-        return _bricks(store)
-    if kind == "event":
-        return [{"type": "resolve_event"}] + _plays(s)
-    if kind == "exchange_take":
-        return [{"type": "take_brick", "color": COLORS[c]} for c in exchange.takeable(s)]
-    if kind == "alchemist_take":
-        return _bricks(s["pouch"], "take_brick")
-    if kind == "smuggler_take":
-        return [
-            {"type": "take_brick", "seat": other, "color": COLORS[c]}
-            for other, p in enumerate(s["players"])
-            if other != seat
-            for c in range(6)
-            if p["store"][c]
+    actions: list[dict[str, Any]] = []
+    if build.can_add_brick(s):
+        actions += [
+            {"type": "build", "tower": i} for i, t in enumerate(player["towers"]) if store[t["c"]]
         ]
-    if kind in ("botch", "collapse"):
-        return [{"type": "pick_tower", "tower": i} for i in range(len(player["towers"]))]
-    if kind == "saboteur":
-        return [
-            {"type": "pick_tower", "seat": other, "tower": i}
-            for other, p in enumerate(s["players"])
-            if other != seat
-            for i in range(len(p["towers"]))
-        ]
-    if kind == "wholesaler":
-        return [
-            {"type": "pick_slot", "slot": i} for i, r in enumerate(s["row"]) if sum(r["bricks"])
-        ]
-    if kind == "patrician":
-        return [{"type": "discard_card", "card": c} for c in sorted(set(player["hand"]))]
-    raise AssertionError(f"unknown pending decision {kind}")
+        actions += [{"type": "build", "color": COLORS[c]} for c in range(6) if store[c]]
+    actions.append({"type": "end_phase"})
+    return actions
+
+
+def _fulfil_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = [{"type": "fulfil", "tower": i, "level": lv} for i, lv in fulfil.fulfil_options(s)]
+    actions += [{"type": "seal_campanile", "tower": i} for i in fulfil.bell_towers(s)]
+    actions.append({"type": "end_turn"} if within_limits(player) else {"type": "end_phase"})
+    return actions
+
+
+def _limits_actions(s: dict[str, Any], player: dict[str, Any]) -> list[dict[str, Any]]:
+    actions = []
+    if over_store_limit(player):
+        actions += decisions.bricks(player["store"])
+    if over_card_limit(player):
+        actions += [{"type": "discard_card", "card": c} for c in discardable_cards(player)]
+    if within_limits(player):
+        actions.append({"type": "end_turn"})
+    return actions
+
+
+# What each phase of the turn offers, besides the personnel cards allowed in it.
+PHASE_ACTIONS = {
+    "choose": _choose_actions,
+    "exchange": _exchange_actions,
+    "build": _build_actions,
+    "fulfil": _fulfil_actions,
+    "limits": _limits_actions,
+}
 
 
 def phase_actions(s: dict[str, Any]) -> list[dict[str, Any]]:
-    phase = s["phase"]
     player = s["players"][s["seat"]]
-    store = player["store"]
-    actions = _plays(s)
-    if phase == "choose":
-        if s["turn"]["princess"]:
-            slots = range(len(s["row"]))
-        else:
-            slots = range(min(len(s["row"]), sum(store) + 1))
-        actions += [{"type": "choose_card", "slot": i} for i in slots]
-        if not s["row"]:
-            actions.append({"type": "end_phase"})
-    elif phase == "exchange":
-        if exchange.can_exchange(s):
-            actions += [{"type": "exchange", "slot": i} for i in exchange.slots(s)]
-        actions.append({"type": "end_phase"})
-    elif phase == "build":
-        if build.can_add_brick(s):
-            actions += [
-                {"type": "build", "tower": i}
-                for i, t in enumerate(player["towers"])
-                if store[t["c"]]
-            ]
-            actions += [{"type": "build", "color": COLORS[c]} for c in range(6) if store[c]]
-        actions.append({"type": "end_phase"})
-    elif phase == "fulfil":
-        actions += [
-            {"type": "fulfil", "tower": i, "level": lv} for i, lv in fulfil.fulfil_options(s)
-        ]
-        actions += [{"type": "seal_campanile", "tower": i} for i in fulfil.bell_towers(s)]
-        actions.append({"type": "end_turn"} if within_limits(player) else {"type": "end_phase"})
-    elif phase == "limits":
-        if over_store_limit(player):
-            actions += _bricks(store)
-        if over_card_limit(player):
-            actions += [{"type": "discard_card", "card": c} for c in discardable_cards(player)]
-        if within_limits(player):
-            actions.append({"type": "end_turn"})
-    return actions
+    return _plays(s) + PHASE_ACTIONS[s["phase"]](s, player)
 
 
 def legal_actions_of(s: dict[str, Any]) -> list[dict[str, Any]]:

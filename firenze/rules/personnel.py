@@ -6,6 +6,8 @@ that the following step answers, so every click stays one small action.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .bricks import describe, draw_from_pouch
@@ -14,12 +16,66 @@ from .events import cancel_event
 from .state import draw_rng
 from .words import ordinal, seat_ref
 
+S = dict[str, Any]
 
-def playable(s: dict[str, Any]) -> list[str]:
+
+def _others(s: S) -> list[dict[str, Any]]:
+    return [p for i, p in enumerate(s["players"]) if i != s["seat"]]
+
+
+def _mine(s: S) -> dict[str, Any]:
+    return s["players"][s["seat"]]
+
+
+def _flag(name: str, value: Any) -> Callable[[S], None]:
+    def effect(s: S) -> None:
+        s["turn"][name] = value
+
+    return effect
+
+
+def _decide(kind: str, card: str) -> Callable[[S], None]:
+    def effect(s: S) -> None:
+        s["pending"] = {"kind": kind, "card": card}
+
+    return effect
+
+
+@dataclass(frozen=True)
+class Personnel:
+    """A personnel card: whether playing it now could change anything (it is not offered when
+    it could not), and what playing it does (a flag for the turn, or a pending decision that
+    firenze.rules.decisions answers). Its phases are data.PERSONNEL_PHASES."""
+
+    has_effect: Callable[[S], bool]
+    effect: Callable[[S], None]
+
+
+PERSONNEL_CARDS: dict[str, Personnel] = {
+    "Architect": Personnel(lambda s: True, _flag("architect", 1)),
+    "Mason": Personnel(lambda s: True, _flag("mason", True)),
+    "Princess": Personnel(lambda s: True, _flag("princess", True)),
+    "Alchemist": Personnel(
+        lambda s: sum(_mine(s)["store"]) > 0, _decide("alchemist_give", "Alchemist")
+    ),
+    "Patrician": Personnel(lambda s: len(_mine(s)["hand"]) > 1, _decide("patrician", "Patrician")),
+    "Saboteur": Personnel(
+        lambda s: any(p["towers"] for p in _others(s)), _decide("saboteur", "Saboteur")
+    ),
+    "Smuggler": Personnel(
+        lambda s: sum(_mine(s)["store"]) > 0 and any(sum(p["store"]) for p in _others(s)),
+        _decide("smuggler_take", "Smuggler"),
+    ),
+    "Wholesaler": Personnel(
+        lambda s: any(sum(r["bricks"]) for r in s["row"]), _decide("wholesaler", "Wholesaler")
+    ),
+}
+
+
+def playable(s: S) -> list[str]:
     """Names of personnel cards the acting player may play right now."""
     pending = s["pending"]
-    seat = s["seat"]
-    player = s["players"][seat]
+    player = _mine(s)
     turn = s["turn"]
     if pending is not None:
         if pending["kind"] == "event" and "Patrician" in player["hand"]:
@@ -30,28 +86,12 @@ def playable(s: dict[str, Any]) -> list[str]:
         phases = PERSONNEL_PHASES.get(card)
         if phases is None or s["phase"] not in phases or card in turn["played"]:
             continue
-        if _has_effect(s, player, card):
+        if PERSONNEL_CARDS[card].has_effect(s):
             names.append(card)
     return names
 
 
-def _has_effect(s: dict[str, Any], player: dict[str, Any], card: str) -> bool:
-    if card == "Alchemist":
-        return sum(player["store"]) > 0
-    if card == "Patrician":
-        return len(player["hand"]) > 1
-    if card == "Saboteur":
-        return any(p["towers"] for i, p in enumerate(s["players"]) if i != s["seat"])
-    if card == "Smuggler":
-        return sum(player["store"]) > 0 and any(
-            sum(p["store"]) for i, p in enumerate(s["players"]) if i != s["seat"]
-        )
-    if card == "Wholesaler":
-        return any(sum(r["bricks"]) for r in s["row"])
-    return True
-
-
-def play(s: dict[str, Any], card: str) -> None:
+def play(s: S, card: str) -> None:
     seat = s["seat"]
     player = s["players"][seat]
     player["hand"].remove(card)
@@ -62,21 +102,7 @@ def play(s: dict[str, Any], card: str) -> None:
         cancel_event(s)
         return
     s["log"].append(f"{seat_ref(seat)} plays {card}.")
-    if card == "Architect":
-        s["turn"]["architect"] = 1
-    elif card == "Mason":
-        s["turn"]["mason"] = True
-    elif card == "Princess":
-        s["turn"]["princess"] = True
-    else:
-        first_step = {
-            "Alchemist": "alchemist_give",
-            "Patrician": "patrician",
-            "Saboteur": "saboteur",
-            "Smuggler": "smuggler_take",
-            "Wholesaler": "wholesaler",
-        }[card]
-        s["pending"] = {"kind": first_step, "card": card}
+    PERSONNEL_CARDS[card].effect(s)
 
 
 def alchemist_give(s: dict[str, Any], color: int) -> None:

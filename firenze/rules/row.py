@@ -1,4 +1,4 @@
-"""The card row: taking a card, where it goes, and filling the gap (RULINGS 4, choose)."""
+"""The card row: taking a card, where it goes, and filling the gap (rules.md §4, choose)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Final scoring: majority bonuses, then celebration cards (RULINGS 6)."""
+"""Final scoring: majority bonuses, then celebration cards (rules.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A new game, fully determined by player count, seed and options (RULINGS section 3)."""
+"""A new game, fully determined by player count, seed and options (rules.md §3)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ NEUTRAL = -1  # a neutral seal on a board square; player seals are seat numbers
 
 
 def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
-    """Fill in defaults and reject anything RULINGS section 3 does not offer."""
+    """Fill in defaults and reject anything rules.md §3 does not offer."""
     options = dict(options or {})
     unknown = set(options) - {"campanile", "neutral_seals", "seal_placement"}
     if unknown:

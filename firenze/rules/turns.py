@@ -1,4 +1,4 @@
-"""Starting and ending turns, and ending the game after the extra round (RULINGS 6)."""
+"""Starting and ending turns, and ending the game after the extra round (rules.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The tests' own transcript of RULINGS section 1.
+"""The tests' own transcript of rules.md §1.
 
 Kept apart from firenze/rules/data.py on purpose: a wrong value in the engine's data module must
 make a test fail, not be copied into the expectation.

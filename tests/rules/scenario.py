@@ -17,6 +17,7 @@ from firenze.rules import (
     legal_actions,
     log_lines,
     new_game,
+    player_view,
     to_dict,
 )
 from firenze.rules.data import COLOR_INDEX, COLORS
@@ -175,6 +176,25 @@ def data(state: State) -> dict[str, Any]:
 
 def player(state: State, seat: int) -> dict[str, Any]:
     return to_dict(state)["players"][seat]
+
+
+def table(state: State) -> dict[str, Any]:
+    """What a spectator sees: the public table."""
+    return player_view(state, None)
+
+
+def hand(state: State, seat: int = 0) -> list[str]:
+    """The seat's hand as its player sees it (in the order the page shows)."""
+    return player_view(state, seat)["players"][seat]["hand"]
+
+
+def pp(state: State, seat: int) -> int:
+    return player(state, seat)["pp"]
+
+
+def pouch(state: State) -> dict[str, int]:
+    """The pouch by colour name, every colour (zero counts too)."""
+    return {COLORS[c]: n for c, n in enumerate(data(state)["pouch"])}
 
 
 def store(state: State, seat: int) -> dict[str, int]:

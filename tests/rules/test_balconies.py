@@ -1,4 +1,4 @@
-"""Balconies (RULINGS 1 and 4): their own PP, and only in the order I, II, III, IV."""
+"""Balconies (rules.md §1 and §4): their own PP, and only in the order I, II, III, IV."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .scenario import (
     to_phase,
 )
 
-# RULINGS 1: balcony tiles by group I..IV, (colour, level, PP), and the printed PP they replace.
+# rules.md §1: balcony tiles by group I..IV, (colour, level, PP), and the printed PP they replace.
 NUMERALS = ("I", "II", "III", "IV")
 
 
@@ -51,7 +51,7 @@ def next_balcony(state):
 
 
 @pytest.mark.parametrize(
-    "group, tile",
+    ("group", "tile"),
     [(g, tile) for g, tiles in enumerate(BALCONY_GROUPS) for tile in tiles],
     ids=lambda v: v if isinstance(v, int) else f"{v[0]}{v[1]}",
 )

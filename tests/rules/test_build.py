@@ -1,4 +1,4 @@
-"""Phase 3, building towers and paying the construction cost (RULINGS section 4 "Build")."""
+"""Phase 3, building towers and paying the construction cost (rules.md §4 "Build")."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from .scenario import (
     pay,
     play,
     play_card,
+    pouch,
     rejects,
     set_buildings,
     set_hand,
@@ -26,6 +27,7 @@ from .scenario import (
     set_towers,
     start_tower,
     store,
+    table,
     to_phase,
     towers,
 )
@@ -33,16 +35,8 @@ from .scenario import (
 ANNA, BEN = 0, 1
 
 
-def table(state) -> dict[str, Any]:
-    return player_view(state, None)
-
-
 def phase(state) -> str:
     return table(state)["phase"]
-
-
-def pouch(state) -> dict[str, int]:
-    return table(state)["pouch"]
 
 
 def build_phase(*anna_towers: tuple[str, int], **anna_store: int):

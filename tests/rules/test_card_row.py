@@ -1,8 +1,6 @@
-"""Phase 1, choosing a card from the row (RULINGS section 4 "Choose" and "Gap", section 5)."""
+"""Phase 1, choosing a card from the row (rules.md §4 "Choose" and "Gap", section 5)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from firenze.rules import legal_actions, player_view
 
@@ -13,11 +11,13 @@ from .scenario import (
     data,
     edit,
     game,
+    hand,
     is_legal,
     log,
     pay,
     play,
     play_card,
+    pouch,
     rejects,
     set_buildings,
     set_deck_top,
@@ -26,6 +26,7 @@ from .scenario import (
     set_store,
     set_towers,
     store,
+    table,
     to_phase,
     towers,
 )
@@ -34,24 +35,12 @@ ANNA, BEN = 0, 1
 SIX = ("Fame", "Scandal", "Mason", "Disgrace", "Recognition", "Architect")
 
 
-def table(state) -> dict[str, Any]:
-    return player_view(state, None)
-
-
 def row_cards(state) -> list[str]:
     return [slot["card"] for slot in table(state)["row"]]
 
 
 def on_card(state, slot: int) -> dict[str, int]:
     return {c: n for c, n in table(state)["row"][slot]["bricks"].items() if n}
-
-
-def hand(state, seat: int) -> list[str]:
-    return player_view(state, seat)["players"][seat]["hand"]
-
-
-def pouch(state) -> dict[str, int]:
-    return table(state)["pouch"]
 
 
 def phase(state) -> str:

@@ -1,4 +1,4 @@
-"""Building and church cards (RULINGS 4, 5 and the card texts).
+"""Building and church cards (rules.md §4, §5 and the card texts).
 
 Towers that must survive the tear-down on the way to the fulfil phase are given as built this
 turn (old=False). Commission squares a scenario uses are cleared first, so the neutral seals
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from firenze.rules import State, legal_actions
-from firenze.rules.data import COLOR_INDEX, COLORS
+from firenze.rules.data import COLOR_INDEX
 from tests.rules.scenario import (
     END_PHASE,
     END_TURN,
@@ -26,6 +26,8 @@ from tests.rules.scenario import (
     pay,
     play,
     play_card,
+    pouch,
+    pp,
     rejects,
     set_board,
     set_buildings,
@@ -43,10 +45,6 @@ from tests.rules.scenario import (
 ANNA, BEN = 0, 1
 
 
-def pp(state: State, seat: int) -> int:
-    return data(state)["players"][seat]["pp"]
-
-
 def seals_left(state: State, seat: int) -> int:
     return data(state)["players"][seat]["seals"]
 
@@ -61,10 +59,6 @@ def church(state: State) -> list[dict[str, Any]]:
 
 def discard_pile(state: State) -> list[str]:
     return data(state)["discard"]
-
-
-def pouch(state: State) -> dict[str, int]:
-    return {COLORS[c]: n for c, n in enumerate(data(state)["pouch"])}
 
 
 def on_church(state: State, card: str, sealed: tuple[int, ...] = ()) -> State:

@@ -1,4 +1,4 @@
-"""Celebration cards (RULINGS 4, 5, 6, 7 and the card texts): kept in the hand to the end."""
+"""Celebration cards (rules.md §4, §5, §6, §7 and the card texts): kept in the hand to the end."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from tests.rules.scenario import (
     edit,
     fulfil,
     game,
+    hand,
     log,
     play,
     play_card,
@@ -37,10 +38,6 @@ from tests.rules.scenario import (
 )
 
 ANNA, BEN, CARLA = 0, 1, 2
-
-
-def hand(state: State, seat: int) -> list[str]:
-    return data(state)["players"][seat]["hand"]
 
 
 def discard_pile(state: State) -> list[str]:

@@ -1,4 +1,4 @@
-"""Event cards (RULINGS 5 and the card texts): resolved at once, then discarded.
+"""Event cards (rules.md §5 and the card texts): resolved at once, then discarded.
 
 Every scenario has Anna take the event from the leftmost (free) slot, so the only bricks that
 move are the ones the event itself moves, plus the bricks lying on the event card.
@@ -18,6 +18,7 @@ from tests.rules.scenario import (
     pick_tower,
     play,
     play_card,
+    pouch,
     rejects,
     resolve,
     set_hand,
@@ -35,10 +36,6 @@ def take_event(state: State, card: str, **on_card: int) -> State:
     """Anna takes `card` from the leftmost slot (no card cost), with these bricks on it."""
     state = set_row(state, card, bricks_on=[bricks(**on_card)])
     return play(state, choose(0))
-
-
-def pouch(state: State) -> dict[str, int]:
-    return {COLORS[c]: n for c, n in enumerate(data(state)["pouch"])}
 
 
 def pouch_before_refill(state: State) -> dict[str, int]:

@@ -1,4 +1,4 @@
-"""Personnel cards (RULINGS 5 and the card texts): played from the hand on one's own turn.
+"""Personnel cards (rules.md §5 and the card texts): played from the hand on one's own turn.
 
 Towers that must survive the tear-down on the way to the fulfil phase are given as built this
 turn (old=False), so a scenario only shows the card at work.
@@ -18,12 +18,15 @@ from tests.rules.scenario import (
     discard,
     fulfil,
     game,
+    hand,
     log,
     pay,
     pick_slot,
     pick_tower,
     play,
     play_card,
+    pouch,
+    pp,
     rejects,
     resolve,
     set_board,
@@ -40,18 +43,6 @@ from tests.rules.scenario import (
 )
 
 ANNA, BEN, CARLA = 0, 1, 2
-
-
-def hand(state: State, seat: int) -> list[str]:
-    return data(state)["players"][seat]["hand"]
-
-
-def pp(state: State, seat: int) -> int:
-    return data(state)["players"][seat]["pp"]
-
-
-def pouch(state: State) -> dict[str, int]:
-    return {COLORS[c]: n for c, n in enumerate(data(state)["pouch"])}
 
 
 def discard_pile(state: State) -> list[str]:

@@ -1,4 +1,4 @@
-"""The end of the game and the final scoring (RULINGS 6)."""
+"""The end of the game and the final scoring (rules.md §6)."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def test_three_players_the_middle_seat_ends_it_and_the_others_have_exactly_one_m
     assert "The game is over." in log(state)
 
 
-@pytest.mark.parametrize("players, trigger", [(2, 0), (2, 1), (3, 2), (4, 0), (4, 2)])
+@pytest.mark.parametrize(("players", "trigger"), [(2, 0), (2, 1), (3, 2), (4, 0), (4, 2)])
 def test_after_the_end_tile_each_other_player_has_exactly_one_more_turn(players, trigger):
     state = open_board(game(players))
     for _ in range(trigger):
@@ -185,7 +185,7 @@ def test_a_second_player_emptying_their_seals_later_gets_no_end_tile():
 
 
 @pytest.mark.parametrize(
-    "colour, bonus",
+    ("colour", "bonus"),
     [("white", 2), ("yellow", 3), ("green", 3), ("red", 4), ("blue", 4), ("purple", 5)],
 )
 def test_most_seals_on_a_tower_earn_its_majority_bonus(colour, bonus):
@@ -253,7 +253,7 @@ def test_the_rulebook_majority_example():
 
 
 @pytest.mark.parametrize(
-    "card, points", [("Fame", 3), ("Monument", 3), ("Disgrace", -2), ("Scandal", -3)]
+    ("card", "points"), [("Fame", 3), ("Monument", 3), ("Disgrace", -2), ("Scandal", -3)]
 )
 def test_celebration_cards_score_at_the_end(card, points):
     state = play(last_turn(hands={0: (card,)}, Anna=10, Ben=10), END_TURN)

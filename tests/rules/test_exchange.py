@@ -1,10 +1,8 @@
-"""Phase 2, exchanging bricks with a row card (RULINGS section 4 "Exchange", Bridge)."""
+"""Phase 2, exchanging bricks with a row card (rules.md §4 "Exchange", Bridge)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from firenze.rules import legal_actions, player_view
+from firenze.rules import legal_actions
 
 from .scenario import (
     END_PHASE,
@@ -21,15 +19,12 @@ from .scenario import (
     set_row,
     set_store,
     store,
+    table,
     take,
     to_phase,
 )
 
 ANNA, BEN = 0, 1
-
-
-def table(state) -> dict[str, Any]:
-    return player_view(state, None)
 
 
 def on_card(state, slot: int) -> dict[str, int]:
@@ -170,7 +165,7 @@ def test_the_next_player_may_exchange_again():
     assert store(state, BEN) == {"purple": 1}
 
 
-# The ruling of RULINGS 4: a card that already holds bricks, a colour that was on it before. ---
+# The ruling of rules.md §4: a card that already holds bricks, a colour that was on it before. ---
 
 
 def test_a_card_without_bricks_is_not_offered_for_an_exchange():

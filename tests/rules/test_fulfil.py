@@ -1,4 +1,4 @@
-"""Fulfil phase (RULINGS 4, "Fulfil"): exact heights, seals, the pouch, the Architect."""
+"""Fulfil phase (rules.md §4, "Fulfil"): exact heights, seals, the pouch, the Architect."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .scenario import (
     open_board,
     play,
     play_card,
+    pouch,
     rejects,
     set_board,
     set_hand,
@@ -25,7 +26,7 @@ from .scenario import (
     to_phase,
 )
 
-# RULINGS 1: balcony tiles by group I..IV, (colour, level, PP).
+# rules.md §1: balcony tiles by group I..IV, (colour, level, PP).
 
 
 # The balconies of most scenarios here: I white 7, II red 6, III blue 6, IV purple 7.
@@ -43,10 +44,6 @@ def seal_on(state, colour: str, level: int):
     return next(c["seal"] for c in board if c["color"] == colour and c["level"] == level)
 
 
-def pouch(state, colour: str) -> int:
-    return player_view(state, None)["pouch"][colour]
-
-
 def tower_list(state, seat: int = 0) -> list[tuple[str, int]]:
     return [(t["color"], t["height"]) for t in player_view(state, None)["players"][seat]["towers"]]
 
@@ -56,7 +53,7 @@ def fulfil_offers(state) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize(
-    "colour, level",
+    ("colour", "level"),
     [(colour, level) for colour in PRINTED_PP for level in range(3, 9)],
 )
 def test_a_tower_of_exactly_the_commission_height_scores_the_printed_pp(colour, level):
@@ -82,11 +79,11 @@ def test_fulfilling_places_a_seal_and_uses_up_one_of_the_players_seals():
 
 def test_the_fulfilled_towers_bricks_go_to_the_pouch():
     state = at_fulfil(("green", 6), ("white", 2))
-    green_in_pouch = pouch(state, "green")
+    green_in_pouch = pouch(state)["green"]
 
     after = play(state, fulfil(0, 6))
 
-    assert pouch(after, "green") == green_in_pouch + 6
+    assert pouch(after)["green"] == green_in_pouch + 6
     assert tower_list(after) == [("white", 2)]
 
 
@@ -201,13 +198,13 @@ def test_the_architect_counts_a_yellow_tower_of_3_as_4():
 
 def test_the_architect_counts_a_tower_of_9_as_8():
     state = at_fulfil(("white", 9), hand=("Architect",), level_tiles=())
-    white_pouch = pouch(state, "white")
+    white_pouch = pouch(state)["white"]
 
     after = play(state, play_card("Architect"), fulfil(0, 8))
 
     assert scores(after)[0] == scores(state)[0] + 6
     assert seal_on(after, "white", 8) == 0
-    assert pouch(after, "white") == white_pouch + 9  # all nine bricks, not eight
+    assert pouch(after)["white"] == white_pouch + 9  # all nine bricks, not eight
 
 
 def test_the_architect_counts_a_tower_of_2_as_3():

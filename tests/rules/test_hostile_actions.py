@@ -5,7 +5,9 @@ the player: never TypeError or KeyError, and the state is left as it was."""
 from __future__ import annotations
 
 import json
+import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,13 +52,11 @@ actions = st.one_of(
 def test_any_value_is_applied_as_a_legal_action_or_refused_with_a_message(index, action):
     state = POSITIONS[index]
     before = json.dumps(to_dict(state), sort_keys=True)
-    try:
+    if action in legal_actions(state):
         apply_action(state, action)
-    except IllegalAction as exc:
-        assert str(exc).strip()
-        assert action not in legal_actions(state)
     else:
-        assert action in legal_actions(state)
+        with pytest.raises(IllegalAction, match=r"\S"):
+            apply_action(state, action)
     assert json.dumps(to_dict(state), sort_keys=True) == before
 
 
@@ -69,9 +69,5 @@ def test_the_reported_crashes_are_refused_with_a_reason():
         ({"type": "discard_card", "card": [1]}, ""),
         ({"type": "end_turn", 3: 1}, ""),
     ]:
-        try:
+        with pytest.raises(IllegalAction, match=re.escape(words) or r"\S"):
             apply_action(state, action)
-        except IllegalAction as exc:
-            assert words in str(exc)
-        else:
-            raise AssertionError(f"{action} was accepted")

@@ -1,4 +1,4 @@
-"""Level tiles (RULINGS 1): the first commission of level 5/6/7/8 earns 1/2/3/4 PP, once."""
+"""Level tiles (rules.md §1): the first commission of level 5/6/7/8 earns 1/2/3/4 PP, once."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def seal_on(state, colour: str, level: int):
 
 
 @pytest.mark.parametrize(
-    "colour, level",
+    ("colour", "level"),
     [("white", 5), ("yellow", 6), ("green", 7), ("purple", 8), ("blue", 5), ("red", 8)],
 )
 def test_the_first_commission_of_a_level_earns_that_levels_tile(colour, level):
@@ -57,7 +57,7 @@ def test_the_first_commission_of_a_level_earns_that_levels_tile(colour, level):
     ]
 
 
-@pytest.mark.parametrize("colour, level", [("white", 3), ("purple", 4)])
+@pytest.mark.parametrize(("colour", "level"), [("white", 3), ("purple", 4)])
 def test_levels_3_and_4_have_no_tile(colour, level):
     state = at_fulfil((colour, level))
 

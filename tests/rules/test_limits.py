@@ -1,4 +1,4 @@
-"""Check limits (RULINGS 4, "Limits"): storehouse 10 (15 with Warehouse), cards 5.
+"""Check limits (rules.md §4, "Limits"): storehouse 10 (15 with Warehouse), cards 5.
 
 Both limits apply only when the turn ends; before that they may be exceeded at will.
 """
@@ -17,6 +17,7 @@ from .scenario import (
     choose,
     discard,
     game,
+    hand,
     log,
     pay,
     play,
@@ -48,10 +49,6 @@ def at_fulfil(hand=(), buildings=(), **store_bricks: int):
 def at_limits(hand=(), buildings=(), **store_bricks: int):
     """Anna over a limit, past the fulfil phase: only the limits are left to deal with."""
     return play(at_fulfil(hand, buildings, **store_bricks), END_PHASE)
-
-
-def hand(state, seat: int = 0) -> list[str]:
-    return player_view(state, seat)["players"][seat]["hand"]
 
 
 def buildings(state, seat: int = 0) -> list[str]:

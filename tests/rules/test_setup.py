@@ -1,4 +1,4 @@
-"""Setting up a game (RULINGS section 3, rulebook "Set Up" and "Tipps zum Spielaufbau")."""
+"""Setting up a game (rules.md §3, rulebook "Set Up" and "Tipps zum Spielaufbau")."""
 
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
-"""Phase 4, tearing down abandoned towers (RULINGS section 4 "Tear down")."""
+"""Phase 4, tearing down abandoned towers (rules.md §4 "Tear down")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from firenze.rules import legal_actions, player_view
+from firenze.rules import legal_actions
 
 from .scenario import (
     END_PHASE,
@@ -16,25 +14,19 @@ from .scenario import (
     log,
     pay,
     play,
+    pouch,
     rejects,
     set_board,
     set_store,
     set_towers,
     start_tower,
     store,
+    table,
     to_phase,
     towers,
 )
 
 ANNA, BEN = 0, 1
-
-
-def table(state) -> dict[str, Any]:
-    return player_view(state, None)
-
-
-def pouch(state) -> dict[str, int]:
-    return table(state)["pouch"]
 
 
 def build_phase(*anna_towers: tuple[str, int], **anna_store: int):

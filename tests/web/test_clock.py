@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from firenze import rules
 from firenze.rules.bots import greedy
-from games import away
-from games.clock import counted_time, due_games
-from games.errors import IllegalMove
+from games import absences
+from games.clock import counted_time
+from games.errors import RequestRefused
 from games.models import Game, Move
-from games.timeouts import remind, time_out
+from games.timeouts import due_games, remind, time_out
 from tests.web.helpers import post_move, started_game
 
 pytestmark = pytest.mark.django_db
@@ -161,22 +161,22 @@ def test_it_pushes_deadlines_back_for_a_player_who_goes_away(anna, ben):
     acting = _acting_user(game)
     before = game.deadline
     today = timezone.localdate()
-    away.add_absence(acting, today + DAY, today + 3 * DAY)
+    absences.add_absence(acting, today + DAY, today + 3 * DAY)
     game.refresh_from_db()
     assert game.deadline == before + 3 * DAY
 
 
 def test_it_limits_absences_to_thirty_days_a_year_and_refuses_bad_ones(anna):
     start = date(timezone.localdate().year + 1, 3, 1)
-    away.add_absence(anna, start, start + timedelta(days=19))
-    with pytest.raises(IllegalMove, match="10 days of absence left"):
-        away.add_absence(anna, start + timedelta(days=30), start + timedelta(days=40))
-    with pytest.raises(IllegalMove, match="overlaps"):
-        away.add_absence(anna, start + timedelta(days=5), start + timedelta(days=6))
-    with pytest.raises(IllegalMove, match="past"):
-        away.add_absence(anna, timezone.localdate() - DAY, timezone.localdate())
-    with pytest.raises(IllegalMove, match="before the first day"):
-        away.add_absence(anna, start + timedelta(days=60), start + timedelta(days=59))
+    absences.add_absence(anna, start, start + timedelta(days=19))
+    with pytest.raises(RequestRefused, match="10 days of absence left"):
+        absences.add_absence(anna, start + timedelta(days=30), start + timedelta(days=40))
+    with pytest.raises(RequestRefused, match="overlaps"):
+        absences.add_absence(anna, start + timedelta(days=5), start + timedelta(days=6))
+    with pytest.raises(RequestRefused, match="past"):
+        absences.add_absence(anna, timezone.localdate() - DAY, timezone.localdate())
+    with pytest.raises(RequestRefused, match="before the first day"):
+        absences.add_absence(anna, start + timedelta(days=60), start + timedelta(days=59))
 
 
 def test_it_does_not_time_out_a_player_who_is_away(anna, ben):

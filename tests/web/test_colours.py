@@ -106,7 +106,7 @@ def test_it_reads_the_colours_from_the_stylesheets():
 
 
 @pytest.mark.parametrize(
-    "prefix,names", [("--b-", BRICKS), ("--s-", SEALS)], ids=["bricks", "seals"]
+    ("prefix", "names"), [("--b-", BRICKS), ("--s-", SEALS)], ids=["bricks", "seals"]
 )
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_it_keeps_every_pair_of_colours_apart_with_each_colour_vision(scheme, prefix, names):

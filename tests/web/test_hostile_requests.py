@@ -49,7 +49,7 @@ def legal(game: Game) -> str:
 
 
 @pytest.mark.parametrize(
-    "version, message",
+    ("version", "message"),
     [
         ("²", VERSION_NOT_READ),
         ("9" * 5000, VERSION_NOT_READ),

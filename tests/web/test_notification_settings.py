@@ -93,9 +93,9 @@ def test_it_turns_a_kind_off_for_email_without_touching_the_others(anna, ben):
 
 
 def test_it_refuses_a_daily_digest_of_anything_but_turn_emails(anna):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Only your-turn emails come as a daily digest"):
         preferences.save(anna, {("reminder", "email"): "daily"})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="No preference 'chess'"):
         preferences.save(anna, {("chess", "email"): "on"})
 
 

@@ -163,3 +163,44 @@ def test_it_repairs_tampered_states_with_fix(games, ben, carla):
         assert stored.state == rules.to_dict(replayed)
         assert stored.acting_seat == rules.acting_seat(replayed)
     assert replay().strip().endswith("Replayed 3 games: 0 differ.")
+
+
+def test_it_reports_a_game_of_a_rules_version_this_site_cannot_play(games):
+    """A game stored under rules this site no longer has is reported, and the rest replay."""
+    game = games[0]
+    Game.objects.filter(pk=game.pk).update(rules_version="0.9")
+
+    out = StringIO()
+    with pytest.raises(CommandError, match=r"Replayed 2 games: 1 differ\."):
+        call_command("replay_games", stdout=out)
+
+    assert (
+        f"Game {game.pk}: cannot be replayed here: This site has no engine for firenze rules "
+        "version '0.9'." in out.getvalue()
+    )
+
+
+def test_it_replays_each_game_with_the_engine_of_its_own_rules_version(games):
+    """An older version's engine stays registered beside the current one: its games replay
+    with it, new games get the current one."""
+    from firenze.engine import FirenzeEngine
+    from games import engines
+
+    class OlderFirenze(FirenzeEngine):
+        rules_version = "0"
+        replayed = 0
+
+        def apply_action(self, state, action):
+            OlderFirenze.replayed += 1
+            return super().apply_action(state, action)
+
+    older = engines.register(OlderFirenze(), current=False)
+    try:
+        game = games[0]
+        Game.objects.filter(pk=game.pk).update(rules_version="0")
+        assert "Replayed 2 games: 0 differ." in replay()
+        assert OlderFirenze.replayed == game.moves.count()
+        assert Game.objects.get(pk=game.pk).engine is older
+        assert lobby.create_game(game.creator, num_players=2).rules_version == rules.RULES_VERSION
+    finally:
+        engines.unregister(older)

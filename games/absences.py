@@ -16,8 +16,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.clock import schedule_turn
-from games.errors import IllegalMove
+from games.errors import RequestRefused
 from games.models import Absence, Game
 
 
@@ -40,13 +39,13 @@ def days_used(user: Any, year: int) -> int:
 def add_absence(user: Any, first_day: date, last_day: date) -> Absence:
     today = timezone.localdate()
     if first_day < today:
-        raise IllegalMove(_("An absence cannot start in the past."))
+        raise RequestRefused(_("An absence cannot start in the past."))
     if last_day < first_day:
-        raise IllegalMove(_("The last day must not be before the first day."))
+        raise RequestRefused(_("The last day must not be before the first day."))
     starts, ends = _midnight(first_day), _midnight(last_day + timedelta(days=1))
     with transaction.atomic():
         if Absence.objects.filter(user=user, starts__lt=ends, ends__gt=starts).exists():
-            raise IllegalMove(_("That overlaps an absence you already have."))
+            raise RequestRefused(_("That overlaps an absence you already have."))
         for year in range(first_day.year, last_day.year + 1):
             year_start = max(first_day, date(year, 1, 1))
             year_end = min(last_day, date(year, 12, 31))
@@ -56,7 +55,7 @@ def add_absence(user: Any, first_day: date, last_day: date) -> Absence:
                 text = _(
                     "You have %(left)s days of absence left in %(year)s; this would take %(n)s."
                 )
-                raise IllegalMove(text % {"left": left, "year": year, "n": wanted})
+                raise RequestRefused(text % {"left": left, "year": year, "n": wanted})
         absence = Absence.objects.create(user=user, starts=starts, ends=ends)
         reschedule_games_of(user)
     return absence
@@ -68,7 +67,7 @@ def end_absence(user: Any, absence_id: int) -> None:
     with transaction.atomic():
         absence = Absence.objects.filter(user=user, pk=absence_id, ends__gt=now).first()
         if absence is None:
-            raise IllegalMove(_("There is no such absence to cancel."))
+            raise RequestRefused(_("There is no such absence to cancel."))
         if absence.starts >= now:
             absence.delete()
         else:
@@ -83,5 +82,5 @@ def reschedule_games_of(user: Any) -> None:
         status=Game.Status.ACTIVE, seats__user=user, seats__number=F("acting_seat")
     )
     for game in games:
-        schedule_turn(game, game.turn_started_at or timezone.now())
-        game.save(update_fields=["turn_started_at", "deadline", "next_reminder_at"])
+        game.schedule_turn(game.turn_started_at or timezone.now())
+        game.save_clock()
