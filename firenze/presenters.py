@@ -213,9 +213,7 @@ LABELS: dict[str, Any] = {
     "play_card": _card_label((gettext_lazy("Play a card"), gettext_lazy("Play %(card)s"))),
     "pick_tower": _pick_tower_label,
     "pick_slot": _pick_slot_label,
-    "discard_card": _card_label(
-        (gettext_lazy("Discard a card"), gettext_lazy("Discard %(card)s"))
-    ),
+    "discard_card": _card_label((gettext_lazy("Discard a card"), gettext_lazy("Discard %(card)s"))),
     "exchange": lambda v, a, n: (
         _("Exchange"),
         _("Exchange with %(card)s") % {"card": v["row"][a["slot"]]["card"]},
