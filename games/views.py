@@ -580,7 +580,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     partial = "game" if request.htmx and not request.htmx.boosted else None
     head = pagecache.head(pk)
     if head is None:
-        raise Http404("No such game.")
+        raise Http404(_("No such game."))
     cached = (
         head.cacheable
         and head.may_view(request, _posted_token(request))
