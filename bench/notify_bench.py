@@ -144,7 +144,9 @@ def run_all() -> None:
 # --- the child: one configuration -----------------------------------------------------------
 
 
-def start_worker(log: Path) -> subprocess.Popen:
+def start_worker(log: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """A Celery worker (solo pool), returned once it says it is ready; ``env``: its environment
+    (default: this process's)."""
     celery = str(Path(sys.executable).parent / "celery")
     handle = log.open("wb")
     proc = subprocess.Popen(
@@ -160,6 +162,7 @@ def start_worker(log: Path) -> subprocess.Popen:
             "--without-heartbeat",
         ],
         cwd=ROOT,
+        env=env,
         stdout=handle,
         stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL,

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.login_limit import OPENER, _stop, _wait_for, free_port  # noqa: E402
+from bench.notify_bench import start_worker  # noqa: E402
 
 BIN = Path(sys.executable).parent
 MOVES = 370
@@ -116,22 +117,6 @@ def rss_kb(master: subprocess.Popen) -> list[int]:
     return sizes
 
 
-def start_worker(env: dict[str, str], log: Path) -> subprocess.Popen:
-    celery = str(BIN / "celery")
-    handle = log.open("wb")
-    proc = subprocess.Popen(
-        [celery, "-A", "firenze_site", "worker", "--pool=solo", "--loglevel=INFO",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-    )  # fmt: skip
-    deadline = time.monotonic() + 90
-    while " ready." not in log.read_text(errors="replace"):
-        if proc.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the worker did not start:\n{log.read_text()[-3000:]}")
-        time.sleep(0.2)
-    return proc
-
-
 def _redis(port: int, stack: contextlib.ExitStack) -> None:
     redis_bin = shutil.which("redis-server") or "/usr/sbin/redis-server"
     proc = subprocess.Popen(
@@ -212,7 +197,7 @@ def main() -> None:  # noqa: PLR0915
             cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         stack.callback(_stop, server)
-        worker = start_worker(env, folder / "worker.log")
+        worker = start_worker(folder / "worker.log", env)
         stack.callback(_stop, worker)
         _wait_for(base)
 

@@ -26,10 +26,15 @@ COLOUR_NAMES: dict[str, Promise] = {
 }
 
 
+def _named(names: dict[str, Promise], key: str) -> str:
+    """The key's name in the active language (the key itself if the table lacks it)."""
+    name = names.get(key)
+    return str(name) if name is not None else key
+
+
 def colour_name(key: str) -> str:
     """The colour's name in the active language (the key itself if it is not a colour)."""
-    name = COLOUR_NAMES.get(key)
-    return str(name) if name is not None else key
+    return _named(COLOUR_NAMES, key)
 
 
 def in_sentence(label: str) -> str:
@@ -49,8 +54,7 @@ CARD_KINDS: dict[str, Promise] = {
 
 def card_kind(key: str) -> str:
     """A kind of card in the active language (the key itself if it is not one)."""
-    name = CARD_KINDS.get(key)
-    return str(name) if name is not None else key
+    return _named(CARD_KINDS, key)
 
 
 def ordinal(number: int) -> str:

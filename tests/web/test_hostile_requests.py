@@ -11,6 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games import forms as game_forms
 from games import lobby
@@ -179,3 +181,15 @@ def test_taking_a_seat_back_is_refused_to_those_without_a_seat_or_a_bot(game, ca
     assert "Your seat is yours again" not in page
     own = signed_in(anna).post(reverse("games:reclaim", args=[game.pk]), follow=True)
     assert "The bot is not playing for you" in own.content.decode()
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(value=st.text(max_size=300) | st.sampled_from(["²", "٣", "9" * 5000, "-0", "1e3", "\x00"]))
+def test_it_answers_any_lobby_page_or_poll_token_without_a_server_error(anna, ben, value):
+    game = started_game(anna, ben)
+    Game.objects.filter(pk=game.pk).update(is_public=False)  # its poll needs the page's token
+    lobby_page = Client().get(reverse("games:lobby"), {"page": value})
+    assert lobby_page.status_code == 200
+    poll = Client().get(reverse("games:version", args=[game.pk]), {"p": value, "v": value})
+    assert poll.status_code in (204, 400, 404)
