@@ -16,11 +16,12 @@ from functools import cache
 
 from django.utils.translation import get_language, gettext, gettext_noop
 
-from firenze.rules.data import CARD_KIND, COLORS
+from firenze.rules.cards import CARDS
+from firenze.rules.data import COLORS
 from games.wording import colour_name, ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
-_CARD = "(?:" + "|".join(sorted(map(re.escape, CARD_KIND), key=len, reverse=True)) + ")"
+_CARD = "(?:" + "|".join(sorted(map(re.escape, CARDS), key=len, reverse=True)) + ")"
 _BRICKS = rf"(?:nothing|\d+ {_COLOUR}(?:, \d+ {_COLOUR})*)"
 PIECES = {
     "seat": r"\{\d\}",

@@ -18,7 +18,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from firenze import rules
 from firenze.card_texts import card_text
-from firenze.rules.data import CARD_KIND, COLORS
+from firenze.rules.cards import CARDS
+from firenze.rules.data import COLORS
 from firenze.rules.decisions import DECISIONS
 from games.wording import colour_name, ordinal
 
@@ -720,7 +721,7 @@ def game_context(
     me = players[viewer] if viewer is not None else None
     hand = (
         [
-            {"card": c, "kind": CARD_KIND[c], "text": card_text(c), "anchor": card_anchor(c)}
+            {"card": c, "kind": CARDS[c].kind, "text": card_text(c), "anchor": card_anchor(c)}
             for c in me["hand"]
         ]
         if me
@@ -797,7 +798,7 @@ def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:
             "name": names[i],
             "seat": i,
             "cards": [
-                {"card": c, "kind": CARD_KIND[c], "text": card_text(c)} for c in sorted(p["hand"])
+                {"card": c, "kind": CARDS[c].kind, "text": card_text(c)} for c in sorted(p["hand"])
             ],
         }
         for i, p in enumerate(rules.to_dict(state)["players"])

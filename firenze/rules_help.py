@@ -1,24 +1,23 @@
 """What the rules page (/rules/) shows: the game as this site plays it (docs/rules.md), in our own
-words. Every number comes from the engine's data module, so the page cannot disagree with the
-game; the card descriptions below are the longer help texts (the cards themselves carry the
-short ones, firenze.rules.data.CARD_TEXT)."""
+words. Every number comes from the engine's data module and every card from its card registry
+(firenze.rules.cards: kind, copies, phases, short text and longer help), so the page cannot
+disagree with the game."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.utils.functional import Promise
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from firenze.card_texts import card_text
+from firenze.card_texts import card_help, card_text
 from firenze.presenters import LETTER, card_anchor
+from firenze.rules.cards import CARDS, PERSONNEL_PHASES
 from firenze.rules.data import (
     BALCONY_GROUPS,
     BRIDGE_EXCHANGE_PRICE,
     BUILD_COST,
     CARD_LIMIT,
-    CARDS,
     COLORS,
     END_TILE_PP,
     EXCHANGE_PRICE,
@@ -30,7 +29,6 @@ from firenze.rules.data import (
     MAX_BUILD_PER_TURN,
     NEUTRAL_SEALS_DEFAULT,
     NEUTRAL_SEALS_MAX,
-    PERSONNEL_PHASES,
     PRINTED_PP,
     SEALS_PER_PLAYER,
     START_CARDS,
@@ -48,101 +46,6 @@ KINDS = [
     ("building", _("Buildings"), _("Lie in front of you and work from then on.")),
     ("church", _("Church cards"), _("Go onto a church space until their condition is met.")),
 ]
-
-CARD_HELP: dict[str, Promise] = {
-    "Botch": _(
-        "You pick one of your own towers and one brick of it goes back to the pouch. "
-        "A tower that loses its only brick is gone. With no tower, nothing happens."
-    ),
-    "Collapse": _(
-        "You pick one of your own towers and all of its bricks go to the pouch. With "
-        "no tower, nothing happens."
-    ),
-    "Flood": _(
-        "Every player puts a third of their storehouse (rounded up) into the pouch. The "
-        "site chooses the bricks for everyone by the house rule below. The bricks on the Flood "
-        "card itself reach your storehouse only afterwards, so they are safe."
-    ),
-    "Luxury Tax": _(
-        "Every player pays 2 bricks for each of their towers of 5 or more levels, "
-        "tallest tower first. A tower that cannot be paid for is torn down: half its bricks "
-        "(rounded up) to the pouch, the rest back to the storehouse. The bricks paid are chosen "
-        "by the house rule below."
-    ),
-    "Renaissance": _(
-        "The deck, the discard pile and the Renaissance itself are shuffled into a "
-        "new deck; then the gap in the row is filled as usual. The row itself stays."
-    ),
-    "Storehouse Fire": _(
-        "You choose 3 bricks of your storehouse and they go to the pouch. With "
-        "3 or fewer, you lose them all. The card's own bricks are not touched."
-    ),
-    "Tribute": _(
-        "Every player pays one brick of the tower's colour for each of their towers, "
-        "tallest first. A tower that cannot be paid for is torn down (half, rounded up, to the "
-        "pouch; the rest to the storehouse)."
-    ),
-    "Alchemist": _(
-        "Swap one brick of your storehouse for any brick in the pouch (the pouch's "
-        "contents are shown on the board). You give first, then take; you may take back the "
-        "colour you gave."
-    ),
-    "Architect": _(
-        "Play it in the fulfil phase: for one fulfilment this turn, one of your towers "
-        "counts as one level taller or shorter. A white tower of 2 or 4 does not become a bell "
-        "tower for the Campanile."
-    ),
-    "Mason": _(
-        "Play it in the build phase: your construction cost this turn is 3 bricks lower "
-        "(4 if you also own a Workshop), never below nothing. Since the cost is paid when you "
-        "finish building, it counts for every brick of the turn."
-    ),
-    "Patrician": _(
-        "Either cancel the event you have just taken (for every player), or discard "
-        "any one card from your hand, for instance a Disgrace or Scandal."
-    ),
-    "Princess": _(
-        "Play it in the choose phase, before you choose: this turn any card of the row is free."
-    ),
-    "Saboteur": _("Take one brick from another player's tower and put it into the pouch."),
-    "Smuggler": _(
-        "Take one brick from another player's storehouse, then give them one of yours (any colour)."
-    ),
-    "Wholesaler": _(
-        "Play it in the choose or exchange phase: all bricks of one row card go back "
-        "to the pouch and as many are drawn anew onto it. You need not take that card."
-    ),
-    "Disgrace": _(
-        "-2 PP in the final scoring. It cannot be discarded at the card limit; only a "
-        "Patrician gets rid of it."
-    ),
-    "Fame": _("+3 PP in the final scoring."),
-    "Monument": _(
-        "Whoever has the single tallest tower at the moment it is taken gets it, even "
-        "if it is not their turn; on a tie it is discarded. +3 PP in the final scoring."
-    ),
-    "Recognition": _(
-        "In the final scoring, +1 PP for each commission of level 3 or 4 you fulfilled."
-    ),
-    "Scandal": _("-3 PP in the final scoring. Only a Patrician gets rid of it."),
-    "Bridge": _("Your exchange costs 2 bricks instead of 3 (still one exchange a turn)."),
-    "Warehouse": _("Your storehouse holds 15 bricks instead of 10, and you have no card limit."),
-    "Workshop": _("Your construction cost is 1 brick lower every turn."),
-    "Campanile": _(
-        "(Only with the Campanile option.) Once it lies on a church space, nobody may "
-        "fulfil a commission before sealing it: build a white tower of exactly 3 levels and, in "
-        "the fulfil phase, return its bricks to the pouch to put your seal on the Campanile; more "
-        "commissions may follow in the same turn. The bell tower is a tower like any other: build "
-        "on it every turn or it is torn down. When everyone has sealed it, it is discarded."
-    ),
-    "Major Privilege": _(
-        "+4 PP to the first player, whoever took the card, to fulfil a "
-        "commission of exactly 7 levels (balconies count)."
-    ),
-    "Minor Privilege": _("+2 PP to the first player to fulfil a commission of exactly 5 levels."),
-    "Privilege": _("+3 PP to the first player to fulfil a commission of exactly 6 levels."),
-}
-
 
 # The phases as a card's line names them ("choose or exchange phase").
 PHASE_WORDS = {
@@ -176,16 +79,16 @@ def rules_context() -> dict[str, Any]:
         cards = [
             {
                 "name": name,
-                "count": count,
+                "count": card.count,
                 "anchor": card_anchor(name),
                 "short": card_text(name),
-                "help": CARD_HELP[name],
+                "help": card_help(name),
                 "phases": sorted(PERSONNEL_PHASES.get(name, ())),
                 "phases_text": _or_list(sorted(PERSONNEL_PHASES.get(name, ()))),
                 "start": START_CARDS.count(name),
             }
-            for name, (card_kind, count) in CARDS.items()
-            if card_kind == kind
+            for name, card in CARDS.items()
+            if card.kind == kind
         ]
         kinds.append({"kind": kind, "title": title, "summary": summary, "cards": cards})
     return {
@@ -216,7 +119,7 @@ def rules_context() -> dict[str, Any]:
         "neutral_default": NEUTRAL_SEALS_DEFAULT,
         "neutral_max": NEUTRAL_SEALS_MAX,
         "kinds": kinds,
-        "total_cards": sum(count for _, count in CARDS.values()),
+        "total_cards": sum(card.count for card in CARDS.values()),
         "start_cards": START_CARDS,
         "start_summary": ", ".join(
             f"{name} ×{START_CARDS.count(name)}" if START_CARDS.count(name) > 1 else name

@@ -1,8 +1,9 @@
 """docs/rules.md agrees with the engine's data module and with the code that cites it.
 
-The document's tables are read back and compared with firenze.rules.data, so changing a value in
-one without the other fails here. Every "RULINGS n" or "rules.md §n.m" citation in the code must
-name a section the document has.
+The document's tables are read back and compared with firenze.rules.data and the card registry
+(firenze.rules.cards), so changing a value in one without the other fails here; a registered card
+without its row, its section or its phases fails too. Every "RULINGS n" or "rules.md §n.m"
+citation in the code must name a section the document has.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firenze.rules import data
+from firenze.rules import cards, data
 from firenze.rules.setup import normalize_options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,18 +131,19 @@ def test_it_has_the_other_fixed_numbers_under_their_names_in_data():
 
 def test_it_has_every_card_with_its_kind_count_and_start_copies():
     rows = table("s2-1")
-    assert [r["card"] for r in rows] == list(data.CARDS)
+    assert [r["card"] for r in rows] == list(cards.CARDS)
     for r in rows:
-        kind, copies = data.CARDS[r["card"]]
-        assert r["kind"].lower() == kind
-        assert _int(r["copies"]) == copies
+        card = cards.CARDS[r["card"]]
+        assert r["kind"].lower() == card.kind
+        assert _int(r["copies"]) == card.count
         assert _int(r["start cards"]) == data.START_CARDS.count(r["card"])
-    assert sum(_int(r["copies"]) for r in rows) == 52 == sum(c for _, c in data.CARDS.values())
-    assert "52 action cards of 27 types" in TEXT and len(data.CARDS) == 27
+    total = sum(card.count for card in cards.CARDS.values())
+    assert sum(_int(r["copies"]) for r in rows) == 52 == total
+    assert "52 action cards of 27 types" in TEXT and len(cards.CARDS) == 27
 
 
 def test_it_describes_every_card_under_its_anchor():
-    for name in data.CARDS:
+    for name in cards.CARDS:
         anchor = "card-" + name.lower().replace(" ", "-")
         assert _chunk(anchor).lstrip().startswith(f"**{name}.**"), name
 
@@ -199,26 +201,26 @@ def test_it_has_the_limits():
 def test_it_has_the_church_privileges():
     rows = table("s5-7")
     documented = {r["card"]: (_int(r["commission level"]), _int(r["PP"])) for r in rows}
-    assert documented == data.PRIVILEGES
+    assert documented == dict(cards.PRIVILEGES)
 
 
 def test_it_has_the_phases_of_every_personnel_card():
     rows = table("s5-9")
-    assert {r["card"] for r in rows} == set(data.PERSONNEL_PHASES)
+    assert {r["card"] for r in rows} == set(cards.PERSONNEL_PHASES)
     for r in rows:
         phases = (
             data.ALL_PHASES
             if r["phases"] == "any"
             else frozenset(p.strip() for p in r["phases"].split(","))
         )
-        assert phases == data.PERSONNEL_PHASES[r["card"]], r["card"]
+        assert phases == cards.PERSONNEL_PHASES[r["card"]], r["card"]
 
 
 def test_it_has_the_celebration_scores():
     rows = {r["card"]: r["PP in the final scoring"] for r in table("s6-3")}
-    assert set(rows) == {n for n, (k, _) in data.CARDS.items() if k == data.CELEBRATION}
-    for card, pp in data.CELEBRATION_PP.items():
-        assert _int(rows[card]) == pp, card
+    assert set(rows) == {n for n, card in cards.CARDS.items() if card.kind == data.CELEBRATION}
+    for name, pp in cards.CELEBRATION_PP.items():
+        assert _int(rows[name]) == pp, name
     levels = " or ".join(str(level) for level in data.RECOGNITION_LEVELS)
     assert rows["Recognition"] == f"+1 per own commission of level {levels}"
 

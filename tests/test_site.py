@@ -138,7 +138,7 @@ def test_every_page_links_the_main_pages_in_its_header(client):
 
 @pytest.mark.django_db
 def test_the_rules_page_explains_every_card_phase_and_option(client):
-    from firenze.rules.data import CARDS
+    from firenze.rules.cards import CARDS
 
     page = client.get("/rules/").content.decode()
     for card in CARDS:

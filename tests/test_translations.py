@@ -101,16 +101,22 @@ def test_it_ships_the_compiled_catalogue_of_the_current_po(tmp_path):
         ), "locale/de/LC_MESSAGES/django.mo is out of date: run `make messages`"
 
 
-def test_it_words_the_cards_as_the_engine_does():
-    """The web layer's card texts (translated) say in English exactly what the engine's data
-    says: the engine stays free of Django, and the two can never drift apart."""
+def test_it_words_every_card_in_german_from_its_registry_entry():
+    """The pages word a card from its registry entry (firenze.rules.cards, English marked with
+    gettext_noop): in English exactly the entry's words, in German a translation of both its
+    text and its help, so a new card cannot reach the page untranslated."""
     from django.utils import translation
 
-    from firenze.card_texts import CARD_TEXTS
-    from firenze.rules.data import CARD_TEXT
+    from firenze.card_texts import card_help, card_text
+    from firenze.rules.cards import CARDS
 
     with translation.override("en"):
-        assert {card: str(text) for card, text in CARD_TEXTS.items()} == CARD_TEXT
+        assert all(card_text(name) == card.text for name, card in CARDS.items())
+        assert all(card_help(name) == card.help for name, card in CARDS.items())
     with translation.override("de"):
-        german = {card: str(text) for card, text in CARD_TEXTS.items()}
-    assert not [card for card in CARD_TEXT if german[card] == CARD_TEXT[card]]
+        untranslated = [
+            name
+            for name, card in CARDS.items()
+            if card_text(name) == card.text or card_help(name) == card.help
+        ]
+    assert untranslated == []

@@ -12,7 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .data import BELL_TOWER_HEIGHT, BUILD_COST, CARD_KIND, COLOR_INDEX, EVENT, LEVELS, printed_pp
+from .cards import CARDS, Event
+from .data import BELL_TOWER_HEIGHT, BUILD_COST, COLOR_INDEX, LEVELS, printed_pp
 from .fulfil import balcony_at, campanile_blocks, open_commission
 from .legal import legal_actions_of
 from .players import build_discount
@@ -110,44 +111,23 @@ def _first(legal: list[Action], kind: str) -> Action | None:
     return next((a for a in legal if a["type"] == kind), None)
 
 
-_HARMFUL = {"Flood", "Storehouse Fire", "Tribute", "Luxury Tax", "Collapse", "Botch"}
-_CARD_WORTH = {
-    "Workshop": 3.0,
-    "Warehouse": 2.0,
-    "Bridge": 1.0,
-    "Mason": 2.0,
-    "Architect": 2.0,
-    "Princess": 1.0,
-    "Alchemist": 1.0,
-    "Patrician": 1.5,
-    "Wholesaler": 0.3,
-    "Smuggler": 0.8,
-    "Saboteur": 0.5,
-    "Fame": 3.0,
-    "Monument": 1.5,
-    "Recognition": 1.5,
-    "Disgrace": -2.0,
-    "Scandal": -3.0,
-    "Minor Privilege": 0.5,
-    "Privilege": 0.5,
-    "Major Privilege": 0.5,
-    "Campanile": -1.0,
-    "Renaissance": 0.0,
-    "Storehouse Fire": -2.0,
-    "Flood": -1.5,
-    "Tribute": -1.0,
-    "Luxury Tax": -0.5,
-    "Collapse": -1.5,
-    "Botch": -0.5,
-}
+def _worth(card: str) -> float:
+    """What the card's registry entry says it is worth to the greedy bot."""
+    return CARDS[card].worth
+
+
+def _harmful(card: str) -> bool:
+    """An event the bot would rather not have taken: it cancels it with a Patrician."""
+    entry = CARDS[card]
+    return isinstance(entry, Event) and entry.worth < 0
 
 
 def _card_worth(me: _Me, card: str) -> float:
     if card in me.player["buildings"]:
         return 0.0
-    if CARD_KIND[card] == EVENT and "Patrician" in me.player["hand"]:
+    if isinstance(CARDS[card], Event) and "Patrician" in me.player["hand"]:
         return 0.0
-    return _CARD_WORTH.get(card, 0.0)
+    return _worth(card)
 
 
 def _answer_pending(
@@ -156,7 +136,7 @@ def _answer_pending(
     kind = pending["kind"]
     if kind == "event":
         cancel = _first(legal, "play_card")
-        if cancel is not None and pending["card"] in _HARMFUL:
+        if cancel is not None and _harmful(pending["card"]):
             return cancel
         return {"type": "resolve_event"}
     if legal[0]["type"] == "pay_brick":
@@ -168,7 +148,7 @@ def _answer_pending(
     if kind == "saboteur":
         return max(legal, key=lambda a: s["players"][a["seat"]]["towers"][a["tower"]]["h"])
     if kind == "patrician":
-        return min(legal, key=lambda a: _CARD_WORTH.get(a["card"], 0.0))
+        return min(legal, key=lambda a: _worth(a["card"]))
     return rng.choice(legal)
 
 
@@ -261,7 +241,7 @@ def _limits(me: _Me, legal: list[Action]) -> Action:
         return me.cheapest(bricks)
     cards = [a for a in legal if a["type"] == "discard_card"]
     if cards:
-        return min(cards, key=lambda a: _CARD_WORTH.get(a["card"], 0.0))
+        return min(cards, key=lambda a: _worth(a["card"]))
     return _first(legal, "end_turn") or legal[0]
 
 

@@ -57,3 +57,9 @@ def tear_down(player: dict[str, Any], tower_index: int, pouch: list[int]) -> tup
     pouch[tower["c"]] += to_pouch
     player["store"][tower["c"]] += tower["h"] - to_pouch
     return to_pouch, tower["h"] - to_pouch
+
+
+def add_bricks(store: list[int], bricks: list[int]) -> None:
+    """A row card's bricks reach a storehouse."""
+    for c in range(6):
+        store[c] += bricks[c]

@@ -1,4 +1,5 @@
-"""Every printed value of the board and the cards, in one place.
+"""Every printed value of the board and the game's fixed numbers, in one place (each card's own
+values are its entry in the card registry, cards.py).
 
 docs/rules.md §1 fixes these numbers; a printed edition's values can be dropped in here
 without touching any logic. Colours are referred to by index everywhere inside the engine
@@ -69,38 +70,11 @@ CELEBRATION = "celebration"
 BUILDING = "building"
 CHURCH = "church"
 
-# name: (kind, copies)
-CARDS: dict[str, tuple[str, int]] = {
-    "Botch": (EVENT, 1),
-    "Collapse": (EVENT, 1),
-    "Flood": (EVENT, 1),
-    "Luxury Tax": (EVENT, 1),
-    "Renaissance": (EVENT, 1),
-    "Storehouse Fire": (EVENT, 2),
-    "Tribute": (EVENT, 2),
-    "Alchemist": (PERSONNEL, 4),
-    "Architect": (PERSONNEL, 3),
-    "Mason": (PERSONNEL, 3),
-    "Patrician": (PERSONNEL, 3),
-    "Princess": (PERSONNEL, 2),
-    "Saboteur": (PERSONNEL, 1),
-    "Smuggler": (PERSONNEL, 3),
-    "Wholesaler": (PERSONNEL, 2),
-    "Disgrace": (CELEBRATION, 2),
-    "Fame": (CELEBRATION, 2),
-    "Monument": (CELEBRATION, 2),
-    "Recognition": (CELEBRATION, 2),
-    "Scandal": (CELEBRATION, 2),
-    "Bridge": (BUILDING, 1),
-    "Warehouse": (BUILDING, 3),
-    "Workshop": (BUILDING, 4),
-    "Campanile": (CHURCH, 1),
-    "Major Privilege": (CHURCH, 1),
-    "Minor Privilege": (CHURCH, 1),
-    "Privilege": (CHURCH, 1),
-}
-CARD_KIND: dict[str, str] = {name: kind for name, (kind, _) in CARDS.items()}
+# The cards themselves (kind, copies, text, phases, privileges, celebration PP ...) are entries of
+# the card registry, firenze.rules.cards.
 
+# The ten start cards, shuffled on top of the deck (rules.md §3). Their order here is part of how
+# a seed deals the deck: changing it deals stored games differently.
 START_CARDS: tuple[str, ...] = (
     "Alchemist",
     "Alchemist",
@@ -114,66 +88,11 @@ START_CARDS: tuple[str, ...] = (
     "Warehouse",
 )
 
-# Phases in which a personnel card may be played (rules.md §5: Architect only in fulfil,
-# Mason only in build, Princess only in choose, Wholesaler in choose or exchange).
+# The phases of a turn (a personnel card's entry names those it may be played in).
 ALL_PHASES = frozenset({"choose", "exchange", "build", "fulfil", "limits"})
-PERSONNEL_PHASES: dict[str, frozenset[str]] = {
-    "Alchemist": ALL_PHASES,
-    "Architect": frozenset({"fulfil"}),
-    "Mason": frozenset({"build"}),
-    "Patrician": ALL_PHASES,
-    "Princess": frozenset({"choose"}),
-    "Saboteur": ALL_PHASES,
-    "Smuggler": ALL_PHASES,
-    "Wholesaler": frozenset({"choose", "exchange"}),
-}
 
-# Church privileges: card -> (commission level, PP)
-PRIVILEGES: dict[str, tuple[int, int]] = {
-    "Minor Privilege": (5, 2),
-    "Privilege": (6, 3),
-    "Major Privilege": (7, 4),
-}
-
-# Final scoring of celebration cards (Recognition is counted from the board).
-CELEBRATION_PP: dict[str, int] = {"Fame": 3, "Monument": 3, "Disgrace": -2, "Scandal": -3}
+# Recognition scores +1 PP per own commission of these levels.
 RECOGNITION_LEVELS = (3, 4)
-
-CARD_TEXT: dict[str, str] = {
-    "Botch": "Event. Choose one of your towers; one brick of it goes to the pouch.",
-    "Collapse": "Event. Tear down one of your towers completely; all its bricks go to the pouch.",
-    "Flood": "Event, all players. Each puts a third (rounded up) of their storehouse into the "
-    "pouch.",
-    "Luxury Tax": "Event, all players. Pay 2 bricks for every tower of 5 or more levels; a tower "
-    "that cannot be paid for is torn down.",
-    "Renaissance": "Event. Shuffle the deck, the discard pile and this card into a new deck.",
-    "Storehouse Fire": "Event. Put 3 bricks of your choice from your storehouse into the pouch.",
-    "Tribute": "Event, all players. Pay 1 brick of the tower's colour for every tower; a tower "
-    "that cannot be paid for is torn down.",
-    "Alchemist": "Swap one brick from your storehouse for any brick in the pouch.",
-    "Architect": "Fulfil phase: count one tower as one level taller or shorter this turn.",
-    "Mason": "Build phase: pay 3 bricks less construction cost this turn (4 with a Workshop).",
-    "Patrician": "Cancel the event you just chose, or discard one card from your hand.",
-    "Princess": "Choose phase: pay no card cost this turn.",
-    "Saboteur": "Take one brick from another player's tower and put it into the pouch.",
-    "Smuggler": "Swap one brick from your storehouse with one from another player's storehouse.",
-    "Wholesaler": "Choose or exchange phase: return a row card's bricks to the pouch and draw "
-    "as many new ones.",
-    "Disgrace": "Celebration: -2 PP in the final scoring.",
-    "Fame": "Celebration: +3 PP in the final scoring.",
-    "Monument": "Celebration: goes to the player with the tallest tower; +3 PP in the final "
-    "scoring.",
-    "Recognition": "Celebration: +1 PP per commission of level 3 or 4 you fulfilled.",
-    "Scandal": "Celebration: -3 PP in the final scoring.",
-    "Bridge": "Building: exchange 2 bricks for 1 instead of 3 for 1.",
-    "Warehouse": "Building: keep up to 15 bricks and any number of cards.",
-    "Workshop": "Building: pay 1 brick less construction cost.",
-    "Campanile": "Church: every player must first fulfil a white bell tower of exactly 3 levels "
-    "before fulfilling anything else.",
-    "Major Privilege": "Church: +4 PP to the first player to fulfil a commission of 7 levels.",
-    "Minor Privilege": "Church: +2 PP to the first player to fulfil a commission of 5 levels.",
-    "Privilege": "Church: +3 PP to the first player to fulfil a commission of 6 levels.",
-}
 
 
 def commission_index(color: int, level: int) -> int:

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import CARD_KIND, PERSONNEL_PHASES
 from .data import (
     BALCONY_NUMERALS,
     BUILD_COST,
-    CARD_KIND,
     COLOR_INDEX,
     COLORS,
     MAX_BUILD_PER_TURN,
     PERSONNEL,
-    PERSONNEL_PHASES,
     commission_index,
 )
 from .decisions import DECISIONS

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import PRIVILEGES
 from .data import (
     BALCONY_NUMERALS,
     BELL_TOWER_HEIGHT,
     COLORS,
     END_TILE_PP,
     LEVEL_TILE_PP,
-    PRIVILEGES,
     commission_index,
     printed_pp,
 )

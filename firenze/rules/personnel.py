@@ -1,4 +1,5 @@
-"""Personnel cards: played from the hand on one's own turn, each name once per turn.
+"""Personnel cards in play: played from the hand on one's own turn, each name once per turn, in
+the phases and with the effect of its registry entry (cards.py).
 
 Cards that need a choice (which brick, which tower, which row card) leave a `pending` decision
 that the following step answers, so every click stays one small action.
@@ -6,12 +7,11 @@ that the following step answers, so every click stays one small action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from .bricks import describe, draw_from_pouch
-from .data import COLORS, PERSONNEL_PHASES
+from .cards import CARDS, Personnel
+from .data import COLORS
 from .events import cancel_event
 from .state import draw_rng
 from .words import ordinal, seat_ref
@@ -19,63 +19,10 @@ from .words import ordinal, seat_ref
 S = dict[str, Any]
 
 
-def _others(s: S) -> list[dict[str, Any]]:
-    return [p for i, p in enumerate(s["players"]) if i != s["seat"]]
-
-
-def _mine(s: S) -> dict[str, Any]:
-    return s["players"][s["seat"]]
-
-
-def _flag(name: str, value: Any) -> Callable[[S], None]:
-    def effect(s: S) -> None:
-        s["turn"][name] = value
-
-    return effect
-
-
-def _decide(kind: str, card: str) -> Callable[[S], None]:
-    def effect(s: S) -> None:
-        s["pending"] = {"kind": kind, "card": card}
-
-    return effect
-
-
-@dataclass(frozen=True)
-class Personnel:
-    """A personnel card: whether playing it now could change anything (it is not offered when
-    it could not), and what playing it does (a flag for the turn, or a pending decision that
-    firenze.rules.decisions answers). Its phases are data.PERSONNEL_PHASES."""
-
-    has_effect: Callable[[S], bool]
-    effect: Callable[[S], None]
-
-
-PERSONNEL_CARDS: dict[str, Personnel] = {
-    "Architect": Personnel(lambda s: True, _flag("architect", 1)),
-    "Mason": Personnel(lambda s: True, _flag("mason", True)),
-    "Princess": Personnel(lambda s: True, _flag("princess", True)),
-    "Alchemist": Personnel(
-        lambda s: sum(_mine(s)["store"]) > 0, _decide("alchemist_give", "Alchemist")
-    ),
-    "Patrician": Personnel(lambda s: len(_mine(s)["hand"]) > 1, _decide("patrician", "Patrician")),
-    "Saboteur": Personnel(
-        lambda s: any(p["towers"] for p in _others(s)), _decide("saboteur", "Saboteur")
-    ),
-    "Smuggler": Personnel(
-        lambda s: sum(_mine(s)["store"]) > 0 and any(sum(p["store"]) for p in _others(s)),
-        _decide("smuggler_take", "Smuggler"),
-    ),
-    "Wholesaler": Personnel(
-        lambda s: any(sum(r["bricks"]) for r in s["row"]), _decide("wholesaler", "Wholesaler")
-    ),
-}
-
-
 def playable(s: S) -> list[str]:
     """Names of personnel cards the acting player may play right now."""
     pending = s["pending"]
-    player = _mine(s)
+    player = s["players"][s["seat"]]
     turn = s["turn"]
     if pending is not None:
         if pending["kind"] == "event" and "Patrician" in player["hand"]:
@@ -83,10 +30,10 @@ def playable(s: S) -> list[str]:
         return []
     names = []
     for card in sorted(set(player["hand"])):
-        phases = PERSONNEL_PHASES.get(card)
-        if phases is None or s["phase"] not in phases or card in turn["played"]:
+        entry = CARDS[card]
+        if not isinstance(entry, Personnel) or card in turn["played"]:
             continue
-        if PERSONNEL_CARDS[card].has_effect(s):
+        if s["phase"] in entry.phases and entry.has_effect(s):
             names.append(card)
     return names
 
@@ -102,7 +49,9 @@ def play(s: S, card: str) -> None:
         cancel_event(s)
         return
     s["log"].append(f"{seat_ref(seat)} plays {card}.")
-    PERSONNEL_CARDS[card].effect(s)
+    entry = CARDS[card]
+    assert isinstance(entry, Personnel), card
+    entry.effect(s)
 
 
 def alchemist_give(s: dict[str, Any], color: int) -> None:

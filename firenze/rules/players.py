@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import CARDS
 from .data import (
     BUILDING,
-    CARD_KIND,
     CARD_LIMIT,
     MASON_AND_WORKSHOP_DISCOUNT,
     MASON_DISCOUNT,
@@ -34,8 +34,8 @@ def over_card_limit(player: dict[str, Any]) -> bool:
 
 def discardable_cards(player: dict[str, Any]) -> list[str]:
     """Personnel in hand and buildings in play, each name once, in a stable order."""
-    names = [c for c in player["hand"] if CARD_KIND[c] == PERSONNEL] + [
-        c for c in player["buildings"] if CARD_KIND[c] == BUILDING
+    names = [c for c in player["hand"] if CARDS[c].kind == PERSONNEL] + [
+        c for c in player["buildings"] if CARDS[c].kind == BUILDING
     ]
     return sorted(set(names))
 

@@ -1,20 +1,14 @@
-"""The card row: taking a card, where it goes, and filling the gap (rules.md §4, choose)."""
+"""The card row: taking a card and where it goes (rules.md §4, choose); refill.py fills the gap."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .bricks import describe, describe_colors, draw_from_pouch
-from .data import (
-    BRICKS_PER_ROW_CARD,
-    BUILDING,
-    CARD_KIND,
-    CHURCH,
-    EVENT,
-    ROW_SIZE,
-)
+from .bricks import add_bricks, describe, describe_colors
+from .cards import CARDS
+from .data import BUILDING, CHURCH, EVENT
 from .players import tallest_tower
-from .state import draw_rng
+from .refill import refill_row
 from .words import ordinal, seat_ref
 
 
@@ -51,36 +45,18 @@ def take_card(s: dict[str, Any], slot: int, paid: list[int]) -> None:
     s["log"].append(
         f"{seat_ref(seat)} takes {card} ({ordinal(slot + 1)} card) with {describe(bricks)}{paying}."
     )
-    if CARD_KIND[card] == EVENT:
+    if CARDS[card].kind == EVENT:
         s["transit"] = {"card": card, "bricks": bricks}
         s["pending"] = {"kind": "event", "card": card}
         return
     place_card(s, seat, card)
-    _to_store(s, seat, bricks)
+    add_bricks(s["players"][seat]["store"], bricks)
     refill_row(s)
     s["phase"] = "exchange"
-
-
-def finish_event(s: dict[str, Any], *, discard: bool = True) -> None:
-    """The event is over: its card leaves, its bricks reach the storehouse, the gap fills."""
-    transit = s["transit"]
-    if discard:
-        s["discard"].append(transit["card"])
-    s["transit"] = None
-    s["pending"] = None
-    _to_store(s, s["seat"], transit["bricks"])
-    refill_row(s)
-    s["phase"] = "exchange"
-
-
-def _to_store(s: dict[str, Any], seat: int, bricks: list[int]) -> None:
-    store = s["players"][seat]["store"]
-    for c in range(6):
-        store[c] += bricks[c]
 
 
 def place_card(s: dict[str, Any], seat: int, card: str) -> None:
-    kind = CARD_KIND[card]
+    kind = CARDS[card].kind
     player = s["players"][seat]
     if card == "Monument":
         _give_monument(s)
@@ -108,19 +84,3 @@ def _give_monument(s: dict[str, Any]) -> None:
         return
     s["players"][holders[0]]["hand"].append("Monument")
     s["log"].append(f"The Monument goes to {seat_ref(holders[0])}, who has the tallest tower.")
-
-
-def refill_row(s: dict[str, Any]) -> None:
-    """Slide left (done by the pop) and turn up a new card with 4 bricks from the pouch."""
-    while len(s["row"]) < ROW_SIZE:
-        if not s["deck"]:
-            if not s["discard"]:
-                return
-            s["deck"] = s["discard"]
-            s["discard"] = []
-            draw_rng(s).shuffle(s["deck"])
-            s["log"].append("The discard pile is shuffled into a new deck.")
-        card = s["deck"].pop(0)
-        bricks = draw_from_pouch(s["pouch"], BRICKS_PER_ROW_CARD, draw_rng(s))
-        s["row"].append({"card": card, "bricks": bricks})
-        s["log"].append(f"{card} comes into the row with {describe(bricks)}.")

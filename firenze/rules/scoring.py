@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import CELEBRATION_PP
 from .data import (
-    CELEBRATION_PP,
     COLORS,
     LEVELS,
     MAJORITY_BONUS,

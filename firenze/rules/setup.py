@@ -6,10 +6,10 @@ import random
 from typing import Any
 
 from .bricks import draw_from_pouch
+from .cards import CARDS
 from .data import (
     BALCONY_GROUPS,
     BRICKS_PER_ROW_CARD,
-    CARDS,
     COLOR_INDEX,
     LEVEL_TILE_PP,
     LEVELS,
@@ -181,8 +181,8 @@ def _build_deck(rng: random.Random, campanile: bool) -> list[str]:
     rest: list[str] = []
     start = list(START_CARDS)
     remaining_start = list(START_CARDS)
-    for name, (_, copies) in CARDS.items():
-        for _ in range(copies):
+    for name, card in CARDS.items():
+        for _ in range(card.count):
             if name in remaining_start:
                 remaining_start.remove(name)
             elif name != "Campanile" or campanile:

@@ -10,9 +10,9 @@ import re
 from typing import Any
 
 from .build import construction_cost
+from .cards import CARDS
 from .data import (
     BALCONY_NUMERALS,
-    CARD_KIND,
     CARD_LIMIT,
     COLORS,
     LEVEL_TILE_PP,
@@ -150,7 +150,7 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
             {
                 "slot": i,
                 "card": r["card"],
-                "kind": CARD_KIND[r["card"]],
+                "kind": CARDS[r["card"]].kind,
                 "bricks": _named(r["bricks"]),
                 "cost": 0 if turn["princess"] else i,
             }

@@ -18,7 +18,8 @@ from firenze.rules import (
     to_dict,
     winners,
 )
-from firenze.rules.data import CARDS, SEALS_PER_PLAYER, SUPPLY
+from firenze.rules.cards import CARDS
+from firenze.rules.data import SEALS_PER_PLAYER, SUPPLY
 
 from .playouts import final_state, playout, setup_for
 
@@ -51,8 +52,8 @@ def all_cards(d: dict) -> list[str]:
 def expected_cards(campanile: bool) -> list[str]:
     return sorted(
         name
-        for name, (_, copies) in CARDS.items()
-        for _ in range(copies)
+        for name, card in CARDS.items()
+        for _ in range(card.count)
         if name != "Campanile" or campanile
     )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from firenze.rules import changes, legal_actions, player_view
-from firenze.rules.data import CARDS
+from firenze.rules.cards import CARDS
 
 from .scenario import (
     END_PHASE,

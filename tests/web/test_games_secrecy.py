@@ -26,7 +26,7 @@ from django.urls import reverse
 
 from chat import services as chat
 from firenze import rules
-from firenze.rules.data import CARDS
+from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Game
 from notifications import outbox

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat
-from firenze.rules.data import CARD_KIND
+from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Absence
 from notifications import emails, links, outbox, preferences, tasks
@@ -67,7 +67,7 @@ NAMES = {
     "Bots",
     "Replay",
 }
-CARD_NAMES = sorted(CARD_KIND, key=len, reverse=True)
+CARD_NAMES = sorted(CARDS, key=len, reverse=True)
 
 HIDDEN = re.compile(r"<(script|style|template|svg)\b.*?</\1>", re.S | re.I)
 # The time zone list: IANA names ("America/Port_of_Spain") are names.

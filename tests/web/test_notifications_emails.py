@@ -18,7 +18,7 @@ from django.core import mail
 from django.utils import timezone
 
 from firenze import rules
-from firenze.rules.data import CARD_KIND
+from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Move
 from notifications import emails, links, outbox, tasks
@@ -33,7 +33,7 @@ from tests.web.test_notifications import (
 
 pytestmark = pytest.mark.django_db
 
-CARD_NAMES = sorted(CARD_KIND)
+CARD_NAMES = sorted(CARDS)
 
 
 def send(user, kind, game, context=None):
