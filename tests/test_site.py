@@ -151,6 +151,22 @@ def test_the_rules_page_explains_every_card_phase_and_option(client):
     assert "<td>1</td><td>3</td><td>6</td><td>10</td>" in text.replace(" ", "")  # build costs
 
 
+@pytest.mark.django_db
+def test_the_rules_page_shows_a_card_registered_by_its_entry_alone(client, monkeypatch):
+    """A card added to the registry (a hypothetical one, for this test only) is on the rules
+    page with its count, phase and help: the page has no list of cards of its own."""
+    from firenze.rules.cards import CARDS
+    from tests.rules.test_a_new_card import JESTER
+
+    monkeypatch.setitem(CARDS, "Jester", JESTER)
+    text = re.sub(r"\s+", " ", client.get("/rules/").content.decode())
+
+    assert 'id="card-jester"' in text
+    assert "Jester <span" in text and "×2 · build phase" in text
+    assert JESTER.help in text
+    assert "54 action cards of five kinds" in text
+
+
 def _run_dev():
     import importlib.util
 

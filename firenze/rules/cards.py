@@ -16,16 +16,15 @@ reordering it would deal stored games differently (tests/rules/test_rules_versio
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from . import event_effects
 from .data import ALL_PHASES, BUILDING, CELEBRATION, CHURCH, EVENT, PERSONNEL
 from .words import gettext_noop as _  # marks the English for `make messages`; the web translates
 
 S = dict[str, Any]
-V = TypeVar("V")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -404,36 +403,21 @@ CARDS: dict[str, Card] = {
 }
 
 
-class _Column(Mapping[str, V]):
-    """One field of the registry as a read-only table (card name -> value), read from CARDS
-    at each lookup: it can never disagree with the entries. Cards whose value is None (a
-    field their kind does not have) are not in the table."""
-
-    def __init__(self, value: Callable[[Card], V | None]) -> None:
-        self._value = value
-
-    def __getitem__(self, name: str) -> V:
-        card = CARDS[name]
-        value = self._value(card)
-        if value is None:
-            raise KeyError(name)
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        return (name for name, card in CARDS.items() if self._value(card) is not None)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
+# Plain tables for readers that look a card's field up by name (explain.py): derived from the
+# entries above once, at import. The engine's own modules read CARDS itself.
+CARD_KIND: dict[str, str] = {name: card.kind for name, card in CARDS.items()}
+PERSONNEL_PHASES: dict[str, frozenset[str]] = {
+    name: card.phases for name, card in CARDS.items() if isinstance(card, Personnel)
+}
 
 
-CARD_KIND: Mapping[str, str] = _Column(lambda card: card.kind)
-PERSONNEL_PHASES: Mapping[str, frozenset[str]] = _Column(
-    lambda card: card.phases if isinstance(card, Personnel) else None
-)
-CARD_TEXT: Mapping[str, str] = _Column(lambda card: card.text)
-PRIVILEGES: Mapping[str, tuple[int, int]] = _Column(
-    lambda card: card.privilege if isinstance(card, Church) else None
-)
-CELEBRATION_PP: Mapping[str, int] = _Column(
-    lambda card: card.final_pp if isinstance(card, Celebration) else None
-)
+def privilege(name: str) -> tuple[int, int] | None:
+    """A church card's (commission level, PP), or None for any other card."""
+    card = CARDS[name]
+    return card.privilege if isinstance(card, Church) else None
+
+
+def final_pp(name: str) -> int | None:
+    """A celebration's fixed PP in the final scoring, or None (Recognition, other kinds)."""
+    card = CARDS[name]
+    return card.final_pp if isinstance(card, Celebration) else None

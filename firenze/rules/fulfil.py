@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import PRIVILEGES
+from .cards import privilege
 from .data import (
     BALCONY_NUMERALS,
     BELL_TOWER_HEIGHT,
@@ -147,12 +147,12 @@ def fulfil(s: dict[str, Any], tower_index: int, level: int) -> None:
         extras.append(f"the level-{level} tile for {LEVEL_TILE_PP[level]} PP")
         _earn(player, "level_tiles", LEVEL_TILE_PP[level])
     for entry in list(s["church"]):
-        privilege = PRIVILEGES.get(entry["card"])
-        if privilege and privilege[0] == level:
+        paid = privilege(entry["card"])
+        if paid and paid[0] == level:
             s["church"].remove(entry)
             s["discard"].append(entry["card"])
-            extras.append(f"the {entry['card']} for {privilege[1]} PP")
-            _earn(player, "privileges", privilege[1])
+            extras.append(f"the {entry['card']} for {paid[1]} PP")
+            _earn(player, "privileges", paid[1])
     extra_text = "".join(f" and {e}" for e in extras)
     s["log"].append(f"{seat_ref(seat)} fulfils {what} for {base} PP{extra_text}.")
 

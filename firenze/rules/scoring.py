@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CELEBRATION_PP
+from .cards import final_pp
 from .data import (
     COLORS,
     LEVELS,
@@ -60,10 +60,11 @@ def final_scoring(s: dict[str, Any]) -> None:
             )
     for seat, player in enumerate(s["players"]):
         for card in sorted(player["hand"]):
+            fixed = final_pp(card)
             if card == "Recognition":
                 pp = recognition_count(board, seat)
-            elif card in CELEBRATION_PP:
-                pp = CELEBRATION_PP[card]
+            elif fixed is not None:
+                pp = fixed
             else:
                 continue
             breakdown[seat]["celebrations"].append({"card": card, "pp": pp})
