@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from firenze.card_texts import card_help, card_text
 from firenze.presenters import LETTER, card_anchor
-from firenze.rules.cards import CARDS, PERSONNEL_PHASES
+from firenze.rules.cards import CARDS, Card, Personnel
 from firenze.rules.data import (
     BALCONY_GROUPS,
     BRIDGE_EXCHANGE_PRICE,
@@ -65,6 +65,10 @@ def _or_list(phases: list[str]) -> str:
     return gettext("%(names)s or %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
+def _phases(card: Card) -> list[str]:
+    return sorted(card.phases) if isinstance(card, Personnel) else []
+
+
 def _cost_rows() -> list[dict[str, int]]:
     return [{"bricks": n, "cost": BUILD_COST[n]} for n in range(1, MAX_BUILD_PER_TURN + 1)]
 
@@ -83,8 +87,8 @@ def rules_context() -> dict[str, Any]:
                 "anchor": card_anchor(name),
                 "short": card_text(name),
                 "help": card_help(name),
-                "phases": sorted(PERSONNEL_PHASES.get(name, ())),
-                "phases_text": _or_list(sorted(PERSONNEL_PHASES.get(name, ()))),
+                "phases": _phases(card),
+                "phases_text": _or_list(_phases(card)),
                 "start": START_CARDS.count(name),
             }
             for name, card in CARDS.items()

@@ -161,8 +161,8 @@ def test_the_rules_page_shows_a_card_registered_by_its_entry_alone(client, monke
     monkeypatch.setitem(CARDS, "Jester", JESTER)
     text = re.sub(r"\s+", " ", client.get("/rules/").content.decode())
 
-    assert 'id="card-jester"' in text
-    assert "Jester <span" in text and "×2 · build phase" in text
+    entry = text.split('id="card-jester">', 1)[1].split("</dd>", 1)[0]
+    assert "Jester <span" in entry and "×2 · build phase" in entry, entry
     assert JESTER.help in text
     assert "54 action cards of five kinds" in text
 
