@@ -6,9 +6,9 @@ from typing import Any
 
 from . import build, decisions, exchange, fulfil, personnel, row
 from .bricks import describe_colors
+from .checks import refusal
 from .data import COLOR_INDEX
 from .errors import IllegalAction
-from .explain import why_illegal
 from .legal import legal_actions_of
 from .players import over_store_limit, within_limits
 from .state import State, clone
@@ -23,7 +23,7 @@ def apply_action(state: State, action: dict[str, Any]) -> State:
     try:
         position = legal.index(action)
     except ValueError:
-        raise IllegalAction(why_illegal(current, action, legal)) from None
+        raise IllegalAction(refusal(current, action)) from None
     action = legal[position]  # the canonical form, e.g. 1 rather than True
     s = clone(current)
     if s["pending"] is not None:
