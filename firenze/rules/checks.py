@@ -318,6 +318,8 @@ def _why_not_taken(s: S, action: Action) -> Refusal:
     pending = s["pending"]
     if color is None:
         return NOT_NOW
+    if "seat" in action and pending["kind"] != "smuggler_take":
+        return Refusal(gettext_noop("This brick is not taken from another player: name no seat."))
     if pending["kind"] == "exchange_take":
         return exchange.take_refusal(s, color) or NOT_NOW
     words = {"color": COLORS[color]}
