@@ -89,7 +89,5 @@ def test_every_refusal_met_is_in_the_german_catalogue_with_its_placeholders():
     for msgid, refused in sorted(refusals.items()):
         translated = german.gettext(msgid)
         assert translated != msgid, f"not translated: {msgid!r}"
-        assert sorted(PLACEHOLDER.findall(translated)) == sorted(PLACEHOLDER.findall(msgid)), (
-            msgid
-        )
+        assert sorted(PLACEHOLDER.findall(translated)) == sorted(PLACEHOLDER.findall(msgid)), msgid
         assert translated % {k: "x" for k in refused.params}  # every placeholder fills
