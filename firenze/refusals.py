@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from firenze.rules.errors import IllegalAction, Refusal, english
+from firenze.rules import IllegalAction, Refusal
 from firenze.rules_help import PHASE_WORDS
 from games.wording import colour_name
 
@@ -41,4 +41,4 @@ def _worded(key: str, value: Any) -> Any:
         return colour_name(value)
     if key.startswith("phase"):
         return str(PHASE_WORDS.get(value, value))
-    return english(value)
+    return ", ".join(value) if isinstance(value, tuple) else value  # as the engine's English
