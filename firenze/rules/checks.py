@@ -74,7 +74,7 @@ class Rule(NamedTuple):
     detail: Callable[[S, Action], Refusal | None]
     # Like gate, but worded after the detail: a player who names a brick they lack is told
     # that before the cost of building one more.
-    then: Callable[[S], Refusal | None] = lambda s: None
+    then: Callable[[S], Refusal | None] | None = None
 
 
 def check(s: S, action: Any) -> Refusal | None:
@@ -96,7 +96,7 @@ def check(s: S, action: Any) -> Refusal | None:
         or color_refusal(action)
         or rule.gate(s)
         or rule.detail(s, action)
-        or rule.then(s)
+        or (rule.then(s) if rule.then is not None else None)
     )
 
 

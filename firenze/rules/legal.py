@@ -93,7 +93,7 @@ def phase_actions(s: S) -> list[Action]:
     actions = [{"type": "play_card", "card": card} for card in personnel.playable(s)]
     for kind, make in PHASE_CANDIDATES[s["phase"]]:
         gate, detail, then = RULES[kind]
-        if gate(s) is None and then(s) is None:
+        if gate(s) is None and (then is None or then(s) is None):
             actions += [a for a in make(s) if detail(s, a) is None]
     return actions
 
