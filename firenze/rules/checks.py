@@ -6,7 +6,7 @@ and apply_action refuses anything else with the Refusal `check` gives, so the re
 reads and the list of legal actions come from one code path. Each phase's conditions live
 beside that phase's steps (build.build_count_gate, build.brick_refusal, build.build_cost_gate,
 exchange.exchange_gate, exchange.slot_refusal, fulfil.fulfil_gate, fulfil.tower_refusal,
-personnel.play_refusal ...); this module adds what every action shares: its shape, the phase
+plays.play_refusal ...); this module adds what every action shares: its shape, the phase
 it belongs to, a pending decision (whose answers decisions.DECISIONS lists).
 
 Any value may arrive here (a page, an API client, a fuzzer): every detail is type-checked before
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, NamedTuple
 
-from . import decisions, exchange, personnel, row
+from . import decisions, exchange, plays, row
 from .build import brick_refusal, build_cost_gate, build_count_gate
 from .data import COLOR_INDEX, COLORS
 from .errors import (
@@ -87,7 +87,7 @@ def check(s: S, action: Any) -> Refusal | None:
     if s["phase"] == "over":
         return GAME_OVER
     if kind == "play_card":
-        return personnel.play_refusal(s, action) or _extra_keys(action)
+        return plays.play_refusal(s, action) or _extra_keys(action)
     if s["pending"] is not None:
         return check_answer(s, action)
     rule = RULES[kind]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import build, events, exchange, personnel, row
+from . import build, events, exchange, personnel, plays, row
 from .data import COLOR_INDEX, COLORS
 from .errors import Refusal
 from .words import gettext_noop
@@ -47,8 +47,8 @@ def _pay_answers(s: S) -> list[Action]:
 
 
 def _event_answers(s: S) -> list[Action]:
-    plays = [{"type": "play_card", "card": card} for card in personnel.playable(s)]
-    return [{"type": "resolve_event"}, *plays]
+    cards = [{"type": "play_card", "card": card} for card in plays.playable(s)]
+    return [{"type": "resolve_event"}, *cards]
 
 
 def _event_answer(s: S, action: Action) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import decisions, fulfil, personnel
+from . import decisions, fulfil, plays
 from .checks import RULES
 from .data import COLORS
 from .players import discardable_cards
@@ -90,7 +90,7 @@ def candidates(s: S) -> list[Action]:
 
 
 def phase_actions(s: S) -> list[Action]:
-    actions = [{"type": "play_card", "card": card} for card in personnel.playable(s)]
+    actions = [{"type": "play_card", "card": card} for card in plays.playable(s)]
     for kind, make in PHASE_CANDIDATES[s["phase"]]:
         gate, detail, then = RULES[kind]
         if gate(s) is None and (then is None or then(s) is None):
