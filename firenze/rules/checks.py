@@ -100,12 +100,9 @@ def check(s: S, action: Any) -> Refusal | None:
     )
 
 
-def refusal(s: S, action: Any) -> Refusal:
-    """The reason for a refused action (an action equal to a legal one is never refused)."""
-    return check(s, action) or NOT_NOW
-
-
 def _extra_keys(action: Action) -> Refusal | None:
+    if action.keys() <= ACTION_KEYS[action["type"]]:
+        return None
     extra = sorted(quoted(k) for k in action if k not in ACTION_KEYS[action["type"]])
     if extra:
         return Refusal(
@@ -224,7 +221,8 @@ def _discard_gate(s: S) -> Refusal | None:
 
 
 def _discard_detail(s: S, action: Action) -> Refusal | None:
-    if action.get("card") not in discardable_cards(s["players"][s["seat"]]):
+    card = action.get("card")
+    if type(card) is not str or card not in discardable_cards(s["players"][s["seat"]]):
         return _cannot_discard(action)
     return None
 

@@ -66,7 +66,7 @@ def whole(action: dict[str, Any], key: str) -> int | None:
 def name(action: dict[str, Any], key: str) -> str | None:
     """A text detail (colour, card) if it is a string, else None."""
     value = action.get(key)
-    return value if isinstance(value, str) else None
+    return value if type(value) is str else None  # not a subclass: what is stored is plain
 
 
 def color_refusal(action: dict[str, Any]) -> Refusal | None:
