@@ -65,10 +65,10 @@ NOT_NOW = Refusal(gettext_noop("That move is not possible now: one of its detail
 
 
 class Rule(NamedTuple):
-    """The rule of one action type outside a pending decision, in two parts so legal.py asks
-    the part that does not depend on the action's details once per phase, not per candidate:
-    `gate(s)` (is any action of the type possible now: the phase, a limit, a cost) and
-    `detail(s, action)` (is this one: which tower, colour, slot, card)."""
+    """The rule of one action type outside a pending decision, in parts so legal.py asks what
+    does not depend on the action's details once per position, not per candidate: `gate(s)`
+    (may any action of the type be taken now: the phase, a limit, once a turn), `detail(s,
+    action)` (may this one: which tower, colour, slot, card) and `then(s)`."""
 
     gate: Callable[[S], Refusal | None]
     detail: Callable[[S, Action], Refusal | None]
@@ -104,25 +104,25 @@ def _extra_keys(action: Action) -> Refusal | None:
     if action.keys() <= ACTION_KEYS[action["type"]]:
         return None
     extra = sorted(quoted(k) for k in action if k not in ACTION_KEYS[action["type"]])
-    if extra:
-        return Refusal(
-            gettext_noop("A %(kind)s move has no %(keys)s."),
-            {"kind": action["type"], "keys": tuple(extra)},
-        )
-    return None
+    return Refusal(
+        gettext_noop("A %(kind)s move has no %(keys)s."),
+        {"kind": action["type"], "keys": tuple(extra)},
+    )
 
 
 # --- the phases' actions -------------------------------------------------------------------
 
 
-def _in_phase(msgid: str, phase: str, gate: Callable[[S], Refusal | None] | None = None) -> Any:
+def _in_phase(
+    msgid: str, phase: str, gate: Callable[[S], Refusal | None]
+) -> Callable[[S], Refusal | None]:
     """A gate: the action belongs to `phase` (outside it the player is told which phase it
     belongs to), and then `gate` passes."""
 
     def checked(s: S) -> Refusal | None:
         if s["phase"] != phase:
             return Refusal(msgid, {"phase": s["phase"]})
-        return gate(s) if gate is not None else None
+        return gate(s)
 
     return checked
 
