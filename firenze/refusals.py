@@ -3,7 +3,8 @@
 The rules engine says why a move is refused as a Refusal: an English msgid (in the catalogue,
 marked in firenze/rules with words.gettext_noop) and plain values, names by their engine key.
 Here the msgid is translated and the names worded with the tables the pages already use:
-colours (games.wording), phases (the rules page's words); card names stay English in every
+colours (games.wording), phases as the game page's phase strip names them (presenters.PHASES:
+the refusal is shown beside it); card names stay English in every
 language (RULINGS.md §2), numbers and balcony numerals as they are.
 """
 
@@ -13,9 +14,11 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from firenze.presenters import PHASES
 from firenze.rules import IllegalAction, Refusal
-from firenze.rules_help import PHASE_WORDS
-from games.wording import colour_name
+from games.wording import colour_name, in_sentence
+
+PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
 
 
 def refusal_text(refusal: Refusal) -> str:
@@ -40,5 +43,5 @@ def _worded(key: str, value: Any) -> Any:
             return ", ".join(colour_name(c) for c in value)
         return colour_name(value)
     if key.startswith("phase"):
-        return str(PHASE_WORDS.get(value, value))
+        return in_sentence(str(PHASE_NAMES.get(value, value)))
     return ", ".join(value) if isinstance(value, tuple) else value  # as the engine's English

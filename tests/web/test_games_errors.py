@@ -366,10 +366,17 @@ def test_it_words_a_refused_move_in_the_players_language(anna, ben, language, re
     assert snapshot(game) == before
 
 
-def test_it_words_the_phase_a_move_belongs_to_in_german(anna, ben):
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "You can only build in the build phase; this is the choose a card phase."),
+        ("de", "Bauen kannst du nur in der Phase „Bauen“; jetzt ist die Phase „Karte wählen“."),
+    ],
+)
+def test_it_names_the_phases_as_the_phase_strip_does(anna, ben, language, reason):
     game = start(anna, ben)  # the first player chooses a card
     player = acting_user(game)
-    player.language = "de"
+    player.language = language
     player.save(update_fields=["language"])
 
     response = post(
@@ -379,9 +386,4 @@ def test_it_words_the_phase_a_move_belongs_to_in_german(anna, ben):
         htmx=True,
     )
 
-    assert_refused(
-        response,
-        "Bauen kannst du nur in der Phase „Bau“; jetzt ist die Phase „Wahl“.",
-        htmx=True,
-        status=400,
-    )
+    assert_refused(response, reason, htmx=True, status=400)
