@@ -23,6 +23,7 @@ from . import decisions, exchange, plays, row
 from .build import brick_refusal, build_cost_gate, build_count_gate
 from .data import COLOR_INDEX, COLORS
 from .errors import (
+    NAME_A_COLOUR,
     NO_BRICK_IN_STORE,
     NO_SUCH_TOWER,
     Refusal,
@@ -207,7 +208,9 @@ def _return_gate(s: S) -> Refusal | None:
 
 
 def _return_detail(s: S, action: Action) -> Refusal | None:
-    color = COLOR_INDEX[action["color"]]
+    color = COLOR_INDEX.get(name(action, "color") or "")
+    if color is None:
+        return NAME_A_COLOUR
     return None if s["players"][s["seat"]]["store"][color] else NO_BRICK_IN_STORE[color]
 
 
@@ -307,7 +310,7 @@ def check_answer(s: S, action: Action) -> Refusal | None:
 def _why_not_paid(s: S, action: Action) -> Refusal:
     color = COLOR_INDEX.get(name(action, "color") or "")
     if color is None:
-        return NOT_NOW
+        return NAME_A_COLOUR
     return NO_BRICK_IN_STORE[color] if not s["players"][s["seat"]]["store"][color] else NOT_NOW
 
 
@@ -315,7 +318,7 @@ def _why_not_taken(s: S, action: Action) -> Refusal:
     color = COLOR_INDEX.get(name(action, "color") or "")
     pending = s["pending"]
     if color is None:
-        return NOT_NOW
+        return NAME_A_COLOUR
     if "seat" in action and pending["kind"] != "smuggler_take":
         return Refusal(gettext_noop("This brick is not taken from another player: name no seat."))
     if pending["kind"] == "exchange_take":

@@ -80,6 +80,7 @@ def color_refusal(action: dict[str, Any]) -> Refusal | None:
 
 
 NO_SUCH_TOWER = Refusal(gettext_noop("You have no such tower."))
+NAME_A_COLOUR = Refusal(gettext_noop('Say which brick: a move of bricks needs a "color".'))
 
 
 NO_BRICK_IN_STORE = tuple(

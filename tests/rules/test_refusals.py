@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from firenze.rules import apply_action, legal_actions
-from firenze.rules.checks import check
+from firenze.rules.checks import ACTION_TYPES, check
 from firenze.rules.data import COLORS
 from firenze.rules.errors import IllegalAction, Refusal
 from firenze.rules.legal import PHASE_CANDIDATES, candidates
@@ -28,7 +28,7 @@ SEEDS = range(6)
 def every_candidate(state: State) -> list[dict]:
     """Every well-formed action of the position: the phase's own candidates first, then those
     of the other phases and the answers a pending decision could have, so that a wrong phase
-    or an answer without a question is checked too."""
+    or an answer without a question is checked too, and each type with its details left out."""
     s = state._d
     me = s["players"][s["seat"]]
     actions = candidates(s) if s["pending"] is None else []
@@ -48,7 +48,7 @@ def every_candidate(state: State) -> list[dict]:
     actions += [{"type": "pick_slot", "slot": i} for i in range(len(s["row"]) + 1)]
     actions += [{"type": "discard_card", "card": c} for c in sorted(set(me["hand"]))]
     actions += [{"type": "play_card", "card": c} for c in sorted(set(me["hand"]))]
-    actions += [{"type": "resolve_event"}, {"type": "end_phase"}, {"type": "end_turn"}]
+    actions += [{"type": kind} for kind in ACTION_TYPES]  # details left out
     return actions
 
 
