@@ -403,8 +403,8 @@ CARDS: dict[str, Card] = {
 }
 
 
-# Plain tables for readers that look a card's field up by name (explain.py): derived from the
-# entries above once, at import. The engine's own modules read CARDS itself.
+# Plain tables (the docs tests read them): derived from the entries above once, at import. The
+# engine's own modules read CARDS itself, so a card registered later is seen everywhere.
 CARD_KIND: dict[str, str] = {name: card.kind for name, card in CARDS.items()}
 PERSONNEL_PHASES: dict[str, frozenset[str]] = {
     name: card.phases for name, card in CARDS.items() if isinstance(card, Personnel)

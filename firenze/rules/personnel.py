@@ -19,25 +19,6 @@ from .words import ordinal, seat_ref
 S = dict[str, Any]
 
 
-def playable(s: S) -> list[str]:
-    """Names of personnel cards the acting player may play right now."""
-    pending = s["pending"]
-    player = s["players"][s["seat"]]
-    turn = s["turn"]
-    if pending is not None:
-        if pending["kind"] == "event" and "Patrician" in player["hand"]:
-            return [] if "Patrician" in turn["played"] else ["Patrician"]
-        return []
-    names = []
-    for card in sorted(set(player["hand"])):
-        entry = CARDS[card]
-        if not isinstance(entry, Personnel) or card in turn["played"]:
-            continue
-        if s["phase"] in entry.phases and entry.has_effect(s):
-            names.append(card)
-    return names
-
-
 def play(s: S, card: str) -> None:
     seat = s["seat"]
     player = s["players"][seat]
