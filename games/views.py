@@ -31,7 +31,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
-from games import absences, engines, limits, lobby, lobbycache, pagecache, play, versions
+from games import absences, engines, limits, lobby, lobbycache, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
@@ -673,22 +673,18 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     without it, seats, invitees and invite-link holders, like the page.
 
     ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
-    either one changing refreshes the page, so new messages ride the same poll as moves."""
+    either one changing refreshes the page, so new messages ride the same poll as moves.
+
+    games.poll.PollMiddleware answers the same way before the middleware stack when the cache
+    has the versions and no session is needed; this view answers the rest."""
     row = versions.current(pk)
     if row is None:
         raise Http404(_("No such game."))
-    version_now, chat_now, is_public = row
-    if not is_public and not versions.valid_poll_token(pk, request.GET.get("p")):
+    if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
         invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
         if invite_token is None or not _may_see_private_game(request, pk, invite_token):
             raise Http404(_("No such game."))
-    seen, seen_chat = request.GET.get("v"), request.GET.get("c")
-    if seen == str(version_now) and seen_chat in (None, str(chat_now)):
-        return HttpResponse(status=204)
-    response = JsonResponse({"version": version_now, "chat": chat_now})
-    if seen is not None:
-        response["HX-Trigger"] = "game-changed"
-    return response
+    return poll.answer(row, request.GET)
 
 
 version.skip_user_time_zone = True  # the hot poll: no session, no user, no time zone
