@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from games import lobby, versions
 from games.models import Game
-from tests.web.helpers import signed_in, started_game
+from tests.web.helpers import HTMX, signed_in, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_it_answers_a_public_games_poll_from_the_cache_as_the_view_does(public, 
     german = Client()
     german.cookies["lang"] = "de"
     for browser in (Client(), signed_in(anna), german):
-        for headers in ({}, {"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.9"}, {"HTTP_HX_REQUEST": "true"}):
+        for headers in ({}, {"HTTP_ACCEPT_LANGUAGE": "de-AT,de;q=0.9"}, HTMX):
             by_view, view_queries, by_cache, cache_queries = by_view_and_by_middleware(
                 browser, public.pk, params, **headers
             )
