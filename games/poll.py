@@ -9,21 +9,30 @@ cache miss, an unknown game, a private game without its token, a method other th
 on to the view (games.views.version), which answers as it always did, with the database and the
 session. Both build their answer with ``answer()``, so the two paths cannot drift apart.
 
-The response carries what the skipped middleware would have added (no-cache headers, Vary,
-Content-Language, X-Frame-Options, Content-Length); the outer middleware (HTTPS redirect, HSTS,
-CSP, Permissions-Policy) still runs.
+It is first in MIDDLEWARE, so its answer carries by itself what the stack would have added:
+the view's no-cache headers, Vary and Content-Language (firenze_site.language), X-Frame-Options,
+Content-Length, the security headers (SecurityMiddleware's own code; an HTTPS redirect that is
+due is left to the stack), and the Permissions-Policy and Content-Security-Policy headers, which
+are the same on every response without a nonce and so are drawn once per process by their own
+middleware. tests/web/test_poll_middleware.py compares its answers with the view's.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Mapping
 
+from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.security import SecurityMiddleware
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.http import http_date
+from django_permissions_policy import PermissionsPolicyMiddleware
 
 from games import versions
 
@@ -64,32 +73,68 @@ def _poll_path() -> re.Pattern[str]:
 
 
 class PollMiddleware:
-    """Answers an unchanged (or changed) poll from the shared cache before sessions, auth,
-    CSRF, messages and the URL resolver run; falls through to the view otherwise."""
+    """First in MIDDLEWARE: answers a poll from the shared cache before any other middleware
+    runs (falls through to the whole stack otherwise), with the headers the stack would add."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
+        self.security = SecurityMiddleware(get_response)
         self.path: re.Pattern[str] | None = None
+        self.fixed_headers: dict[str, str] | None = None
+        setting_changed.connect(self._forget_fixed_headers, weak=False)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "GET":
             if self.path is None:
                 self.path = _poll_path()
             match = self.path.fullmatch(request.path_info)
-            if match is not None:
+            # An HTTPS redirect that is due is left to the stack (SecurityMiddleware).
+            if match is not None and self.security.process_request(request) is None:
                 response = from_cache(int(match.group(1)), request.GET)
                 if response is not None:
-                    return _as_the_stack_would(request, response)
+                    return self._as_the_stack_would(request, response)
         return self.get_response(request)
 
+    def _as_the_stack_would(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        """The headers the view's decorator and the middleware it skipped add to its answer."""
+        for name, value in self._fixed_headers(request).items():
+            response.headers[name] = value
+        response.headers["Expires"] = _now_as_http_date()  # @never_cache: already expired
+        # firenze_site.language: the cookie's or browser's language (the poll never loads a user)
+        response.headers["Content-Language"] = translation.get_language_from_request(request)
+        response.headers["Content-Length"] = str(len(response.content))  # CommonMiddleware
+        # nosniff, Referrer-Policy, Cross-Origin-Opener-Policy, and HSTS over HTTPS.
+        return self.security.process_response(request, response)
 
-def _as_the_stack_would(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """The headers the view's decorator and the skipped middleware add to the poll's answer."""
-    add_never_cache_headers(response)  # the view's @never_cache
-    # firenze_site.language: the cookie's or the browser's language (the poll never loads a user).
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    response.headers.setdefault("Content-Language", translation.get_language_from_request(request))
-    # django.middleware.clickjacking and django.middleware.common.
-    response.headers.setdefault("X-Frame-Options", settings.X_FRAME_OPTIONS.upper())
-    response.headers.setdefault("Content-Length", str(len(response.content)))
-    return response
+    def _fixed_headers(self, request: HttpRequest) -> dict[str, str]:
+        """The headers that are the same on every answer, drawn once per process by the code
+        that writes them: the view's @never_cache (but its Expires date), the language
+        middleware's Vary, X-Frame-Options, and Permissions-Policy and Content-Security-Policy
+        (their middleware, on a response without a CSP nonce)."""
+        if self.fixed_headers is None:
+            blank = HttpResponse()
+            before = set(blank.headers)
+            PermissionsPolicyMiddleware(CSPMiddleware(lambda _: blank))(request)
+            add_never_cache_headers(blank)
+            del blank.headers["Expires"]
+            patch_vary_headers(blank, ("Accept-Language", "Cookie"))
+            blank.headers["X-Frame-Options"] = settings.X_FRAME_OPTIONS.upper()
+            self.fixed_headers = {
+                name: value for name, value in blank.headers.items() if name not in before
+            }
+        return self.fixed_headers
+
+    def _forget_fixed_headers(self, **kwargs: object) -> None:
+        self.fixed_headers = None
+
+
+_date: tuple[int, str] = (0, "")
+
+
+def _now_as_http_date() -> str:
+    """http_date(now), formatted once per second."""
+    global _date
+    second = int(time.time())
+    if _date[0] != second:
+        _date = (second, http_date(second))
+    return _date[1]
