@@ -171,9 +171,10 @@ def after_moves(base: str, game: int, sessions: dict, watcher: str, moves: int =
 
 
 def _paired_rounds(base: str, endpoints: dict) -> tuple[dict, dict, int]:
-    """Each endpoint loaded right next to the bare endpoint, ROUNDS times (the order of the two
-    alternates, so a change of the machine's load mid-pair favours neither): requests/s of
-    both, the ratio of each pair, and how many requests were served."""
+    """Each endpoint loaded right next to the bare endpoint, ROUNDS times, in the order bare,
+    endpoint, endpoint, bare (then the reverse next round), so a steady change of the machine's
+    load during a round favours neither: requests/s of both, the ratio of each round, and how
+    many requests were served."""
     bare_url = base + endpoints[BARE][0]
     rates: dict[str, dict[str, list[float]]] = {}
     ratios: dict[str, list[float]] = {}
@@ -184,15 +185,16 @@ def _paired_rounds(base: str, endpoints: dict) -> tuple[dict, dict, int]:
                 continue
             count = REQUESTS // 4 if name.startswith("lobby") else REQUESTS
             pair = rates.setdefault(name, {"bare": [], "endpoint": []})
-            order = ("bare", "endpoint") if number % 2 == 0 else ("endpoint", "bare")
-            found = {}
-            for which in order:
+            order = ["bare", "endpoint", "endpoint", "bare"]
+            found: dict[str, float] = {"bare": 0.0, "endpoint": 0.0}
+            for which in order if number % 2 == 0 else reversed(order):
                 if which == "bare":
-                    found[which] = ab(bare_url, requests=count)[0]
+                    rate = ab(bare_url, requests=count // 2)[0]
                 else:
-                    found[which] = ab(base + url, cookie, requests=count, htmx=htmx)[0]
-                pair[which].append(found[which])
-                served += count
+                    rate = ab(base + url, cookie, requests=count // 2, htmx=htmx)[0]
+                pair[which].append(rate)
+                found[which] += rate
+                served += count // 2
             ratios.setdefault(name, []).append(found["endpoint"] / found["bare"])
     return rates, ratios, served
 
@@ -279,8 +281,9 @@ def main() -> None:  # noqa: PLR0915
         print(
             f"Through gunicorn ({WORKERS} workers, production settings: DEBUG off), SQLite, Redis "
             f"cache, ab -c {CONCURRENCY}; {ROUNDS} rounds, each endpoint measured right next to "
-            f"the bare endpoint ({REQUESTS} requests each, the lobby a quarter; which goes first "
-            "alternates), so each ratio is of one moment of this shared machine (load average "
+            f"the bare endpoint ({REQUESTS} requests each, the lobby a quarter, in the order bare, "
+            "endpoint, endpoint, bare, reversed every other round), so each ratio is of one "
+            "moment of this shared machine (load average "
             f"{load_before} before, {load_after} after); the median ratio of the rounds and "
             "their spread; the game pages are a seated player's; queries per request: cache "
             "cold / warm"
