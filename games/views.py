@@ -391,15 +391,9 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _seats(game: Game) -> list[Seat]:
-    """The seats with their players, and when each player's current absence ends (if away):
-    one query."""
-    now = timezone.now()
-    away = Absence.objects.filter(user=OuterRef("user_id"), starts__lte=now, ends__gt=now)
-    return list(
-        game.seats.select_related("user")
-        .annotate(away_until=Subquery(away.values("ends")[:1]))
-        .order_by("number", "joined", "pk")
-    )
+    """The seats with their players and absences (one query; a move's own read if it made
+    one, under the game's lock: see games.play)."""
+    return game.page_seats if game.page_seats is not None else game.seats_for_page()
 
 
 def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
