@@ -1,9 +1,10 @@
 """Server-side time and SQL queries of the game page, one move POST and the version poll.
 
 Run as `python -m bench.web_bench` with DATABASE_URL set (bench/run.py runs it once for SQLite
-and once for PostgreSQL). Goals (issue 3): page <= 30 ms and <= 10 queries whatever the number of
-moves, move POST <= 40 ms at the median on PostgreSQL (ordinary steps and ends of turn printed apart,
-median and p90, with their queries), version poll <= 3 ms and 0 queries, for a game 300 moves long.
+and once for PostgreSQL). Goals (issues 3 and 11): page <= 30 ms and <= 10 queries whatever the
+number of moves, move POST <= 40 ms at the median on PostgreSQL (ordinary steps and ends of turn
+printed apart, median and p90, with their queries), version poll <= 3 ms and 0 queries, for a
+game 300 moves long.
 """
 
 from __future__ import annotations

@@ -54,8 +54,7 @@ def _seat_number(game: Game, user: Any) -> int:
     seats = game.seats_for_page()
     game.page_seats = seats
     game.seat_rows = {
-        seat.number: SeatRow(*(getattr(seat, field) for field in SeatRow._fields))
-        for seat in seats
+        seat.number: SeatRow(*(getattr(seat, field) for field in SeatRow._fields)) for seat in seats
     }
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     if mine is None:

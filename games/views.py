@@ -44,7 +44,7 @@ from games.forms import (
     VersionForm,
 )
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Absence, Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Move, Seat
 from games.resign import resign as resign_seat
 from games.results import standings
 from games.wording import in_sentence
