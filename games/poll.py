@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 
 from csp.middleware import CSPMiddleware
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.security import SecurityMiddleware
@@ -84,16 +85,32 @@ class PollMiddleware:
         setting_changed.connect(self._forget_fixed_headers, weak=False)
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "GET":
-            if self.path is None:
-                self.path = _poll_path()
-            match = self.path.fullmatch(request.path_info)
-            # An HTTPS redirect that is due is left to the stack (SecurityMiddleware).
-            if match is not None and self.security.process_request(request) is None:
-                response = from_cache(int(match.group(1)), request.GET)
-                if response is not None:
-                    return self._as_the_stack_would(request, response)
+        game_id = self._poll_of(request)
+        if game_id is not None:
+            response = from_cache(game_id, request.GET)
+            if response is not None:
+                return self._as_the_stack_would(request, response)
         return self.get_response(request)
+
+    def _poll_of(self, request: HttpRequest) -> int | None:
+        """The game a GET poll asks about, or None when the stack must answer: another URL or
+        method, a host not in ALLOWED_HOSTS or a query string Django refuses (the stack answers
+        400 as it always did), or an HTTPS redirect that is due (SecurityMiddleware's)."""
+        if request.method != "GET":
+            return None
+        if self.path is None:
+            self.path = _poll_path()
+        match = self.path.fullmatch(request.path_info)
+        if match is None:
+            return None
+        try:
+            request.get_host()
+            request.GET  # noqa: B018 - parsed here so a refused one is the stack's to answer
+        except SuspiciousOperation:
+            return None
+        if self.security.process_request(request) is not None:
+            return None
+        return int(match.group(1))
 
     def _as_the_stack_would(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         """The headers the view's decorator and the middleware it skipped add to its answer."""

@@ -203,3 +203,19 @@ def test_it_answers_any_query_string_as_the_view_does(anna, ben, v, c, p):
     with_token = {**params, "p": versions.poll_token(game.pk)}
     by_view, _, by_cache, cache_queries = by_view_and_by_middleware(browser, game.pk, with_token)
     assert by_cache == by_view and cache_queries == 0
+
+
+def test_it_leaves_a_refused_host_or_query_string_to_the_stack(public):
+    """A host not in ALLOWED_HOSTS and a query string with too many fields get the stack's 400,
+    with its headers, whether or not the versions are cached."""
+    crowded = "&".join(f"f{number}=1" for number in range(1100))
+    for cached in (False, True):
+        if cached:
+            versions.current(public.pk)
+        else:
+            cache.delete(versions._key(public.pk))
+        bad_host = Client().get(poll_url(public.pk), {"v": public.version}, HTTP_HOST="evil.test")
+        assert bad_host.status_code == 400
+        too_many = Client().get(f"{poll_url(public.pk)}?v={public.version}&{crowded}")
+        assert too_many.status_code == 400
+        assert "Content-Security-Policy" in too_many and "X-Frame-Options" in too_many
