@@ -76,7 +76,7 @@ class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
     # The seats as a move read them (games.play.SeatRow by number), reused by the clock.
-    seat_rows: dict[int, Any] | None = None
+    seat_rows: dict[int | None, Any] | None = None
     # The seats with their players as a move read them under the game's lock (seats_for_page):
     # the move's checks, its turn clock and notifications and the mover's new page all use them.
     page_seats: list[Seat] | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -61,7 +61,8 @@ def _seat_number(game: Game, user: Any) -> int:
         raise NotInGame(_("You are not playing in this game."))
     if mine.resigned_at is not None:
         raise Conflict(_("You resigned this game; a bot plays your seat."))
-    return mine.number
+    # A seat has no number only while its table forms, where _check_can_act refuses any move.
+    return cast(int, mine.number)
 
 
 def _check_can_act(game: Game, seat: int, version: int | None) -> None:
