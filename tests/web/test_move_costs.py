@@ -68,9 +68,9 @@ def test_it_reads_the_seats_once_per_move_and_tells_the_next_player_once(anna, b
     assert len(told) == len(set(told)) >= len(found["end of turn"])
 
 
-def test_it_answers_a_move_with_the_seats_as_they_are_after_it(anna, ben):
-    """A seat's run of timeouts ends with a move in time; the page drawn after the move, from
-    the seats read under the lock, no longer shows it."""
+def test_it_still_ends_a_run_of_timeouts_with_a_move_in_time(anna, ben):
+    """The seats are read once, before the move; the move in time still clears the run of
+    timeouts that would otherwise hand the seat to the bot."""
     game = started_game(anna, ben, seed=7)
     seat = game.seats.get(number=game.acting_seat)
     Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=2)
