@@ -69,6 +69,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The version poll (most of the traffic) answered from the shared cache before the rest of
+    # the stack runs; it adds the headers of the middleware below itself (games/poll.py).
+    "games.poll.PollMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "csp.middleware.CSPMiddleware",

@@ -22,11 +22,16 @@ def _people(game: Game) -> list[Seat]:
     return [s for s in game.seats.select_related("user") if s.user_id and not s.bot]
 
 
+def _seats_and_players(game: Game) -> list[Seat]:
+    return list(game.seats.select_related("user"))
+
+
 def turn_passed(game: Game, step: int) -> None:
     """The turn moved on: the new acting player (a person, not on autopilot) is told."""
     if not game.is_active:
         return
-    seats = list(game.seats.select_related("user"))
+    # The seats a move read under the game's lock, with their players, else read now.
+    seats = game.page_seats if game.page_seats is not None else _seats_and_players(game)
     seat = next((s for s in seats if s.number == game.acting_seat), None)
     if seat is None or seat.bot_plays or seat.user is None:
         return

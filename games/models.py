@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -75,7 +76,10 @@ class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
     # The seats as a move read them (games.play.SeatRow by number), reused by the clock.
-    seat_rows: dict[int, Any] | None = None
+    seat_rows: dict[int | None, Any] | None = None
+    # The seats with their players as a move read them under the game's lock (seats_for_page):
+    # the move's checks, its turn clock and notifications and the mover's new page all use them.
+    page_seats: list[Seat] | None = None
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -230,6 +234,17 @@ class Game(models.Model):
         return self.engine.seat_colours[number]
 
     # --- seats ------------------------------------------------------------------------------
+
+    def seats_for_page(self) -> list[Seat]:
+        """The seats with their players, and when each player's current absence ends (if away):
+        one query."""
+        now = timezone.now()
+        away = Absence.objects.filter(user=OuterRef("user_id"), starts__lte=now, ends__gt=now)
+        return list(
+            self.seats.select_related("user")
+            .annotate(away_until=Subquery(away.values("ends")[:1]))
+            .order_by("number", "joined", "pk")
+        )
 
     @property
     def is_open(self) -> bool:

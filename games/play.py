@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -47,17 +47,22 @@ class SeatRow(NamedTuple):
 
 
 def _seat_number(game: Game, user: Any) -> int:
-    """The user's seat; also remembers which seats are bots, for queue_bots after the move."""
+    """The user's seat. The seats are read once, with their players (Game.seats_for_page): the
+    clock, the notifications, queue_bots and the mover's new page reuse them after the move."""
     if not getattr(user, "is_authenticated", False):
         raise NotInGame(_("Sign in to play."))
-    seats = [SeatRow(*row) for row in game.seats.values_list(*SeatRow._fields)]
-    game.seat_rows = {row.number: row for row in seats}
-    mine = next((row for row in seats if row.user_id == user.pk), None)
+    seats = game.seats_for_page()
+    game.page_seats = seats
+    game.seat_rows = {
+        seat.number: SeatRow(*(getattr(seat, field) for field in SeatRow._fields)) for seat in seats
+    }
+    mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     if mine is None:
         raise NotInGame(_("You are not playing in this game."))
     if mine.resigned_at is not None:
         raise Conflict(_("You resigned this game; a bot plays your seat."))
-    return mine.number
+    # A seat has no number only while its table forms, where _check_can_act refuses any move.
+    return cast(int, mine.number)
 
 
 def _check_can_act(game: Game, seat: int, version: int | None) -> None:
@@ -88,6 +93,9 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         record_move(game, seat, canonical, new_state, before=state)
         if rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
+            for row in game.page_seats or []:
+                if row.number == seat:
+                    row.timeouts_in_row = 0
     queue_bots(game)
     return game
 

@@ -47,11 +47,17 @@ def _from_database(game_id: int) -> Versions | None:
     return (row[0], row[1], row[2]) if row else None
 
 
+def cached(game_id: int) -> Versions | None:
+    """The game's versions if the shared cache has them (None: not cached, or no such game)."""
+    found = cache.get(_key(game_id))
+    return None if found is None else tuple(found)  # type: ignore[return-value]
+
+
 def current(game_id: int) -> Versions | None:
     """The game's versions: from the cache, else the database (None: no such game)."""
-    cached = cache.get(_key(game_id))
-    if cached is not None:
-        return tuple(cached)  # type: ignore[return-value]
+    found = cached(game_id)
+    if found is not None:
+        return found
     row = _from_database(game_id)
     if row is not None:
         cache.add(_key(game_id), list(row), TTL_SECONDS)

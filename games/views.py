@@ -16,7 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -31,7 +31,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
-from games import absences, engines, limits, lobby, lobbycache, pagecache, play, versions
+from games import absences, engines, limits, lobby, lobbycache, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
@@ -44,7 +44,7 @@ from games.forms import (
     VersionForm,
 )
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Absence, Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Move, Seat
 from games.resign import resign as resign_seat
 from games.results import standings
 from games.wording import in_sentence
@@ -391,15 +391,9 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _seats(game: Game) -> list[Seat]:
-    """The seats with their players, and when each player's current absence ends (if away):
-    one query."""
-    now = timezone.now()
-    away = Absence.objects.filter(user=OuterRef("user_id"), starts__lte=now, ends__gt=now)
-    return list(
-        game.seats.select_related("user")
-        .annotate(away_until=Subquery(away.values("ends")[:1]))
-        .order_by("number", "joined", "pk")
-    )
+    """The seats with their players and absences (one query; a move's own read if it made
+    one, under the game's lock: see games.play)."""
+    return game.page_seats if game.page_seats is not None else game.seats_for_page()
 
 
 def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
@@ -673,22 +667,18 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     without it, seats, invitees and invite-link holders, like the page.
 
     ``v`` is the version of the moves the page shows, ``c`` that of its table talk (chat/):
-    either one changing refreshes the page, so new messages ride the same poll as moves."""
+    either one changing refreshes the page, so new messages ride the same poll as moves.
+
+    games.poll.PollMiddleware answers the same way before the middleware stack when the cache
+    has the versions and no session is needed; this view answers the rest."""
     row = versions.current(pk)
     if row is None:
         raise Http404(_("No such game."))
-    version_now, chat_now, is_public = row
-    if not is_public and not versions.valid_poll_token(pk, request.GET.get("p")):
+    if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
         invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
         if invite_token is None or not _may_see_private_game(request, pk, invite_token):
             raise Http404(_("No such game."))
-    seen, seen_chat = request.GET.get("v"), request.GET.get("c")
-    if seen == str(version_now) and seen_chat in (None, str(chat_now)):
-        return HttpResponse(status=204)
-    response = JsonResponse({"version": version_now, "chat": chat_now})
-    if seen is not None:
-        response["HX-Trigger"] = "game-changed"
-    return response
+    return poll.answer(row, request.GET)
 
 
 version.skip_user_time_zone = True  # the hot poll: no session, no user, no time zone
