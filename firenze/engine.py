@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from firenze import forms, rules
 from firenze.log_words import word_line
 from firenze.rules import bots
@@ -28,8 +30,13 @@ class FirenzeEngine:
     # distinct initials so their seals (BL, BC, BF) tell them apart.
     bot_names: Sequence[str] = ("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante")
     illegal_action = rules.IllegalAction
-    page_template = "firenze/game.html"
+    page_parts: Mapping[str, str] = {
+        part: f"firenze/parts.html#{part}"
+        for part in ("board", "turn", "phases", "actions", "hand", "player")
+    }
     score_template = "firenze/_score_breakdown.html"
+    score_unit = pgettext_lazy("prestige points", "PP")
+    score_name = gettext_lazy("Prestige points")
     rules_template = "firenze/rules.html"
 
     def option_fields(self) -> dict[str, Any]:
@@ -133,7 +140,12 @@ class FirenzeEngine:
     ) -> dict[str, Any]:
         from firenze.presenters import game_context
 
-        return game_context(state, viewer, names, colours, moves)
+        context = game_context(state, viewer, names, colours, moves)
+        context["board_hint"] = gettext(
+            "You can also click the board: a card to take it, a tower to add a brick, a "
+            "commission to fulfil it, a brick to pay with it."
+        )
+        return context
 
     def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
         """Every hand, face up: only ever shown once the game is over."""

@@ -39,8 +39,13 @@ class Engine(Protocol):
     default_bot: str
     bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
     illegal_action: type[Exception]  # what apply_action raises, with a message for the player
-    page_template: str  # the game page, with the partials game, board, panel, players, status
+    # The engine's parts of the platform's game page (templates/games/game.html says where
+    # each goes): template names by part, "board" required; "actions", "hand", "player",
+    # "turn", "phases" and "css" (a static stylesheet) optional.
+    page_parts: Mapping[str, str]
     score_template: str  # the final score breakdown (page and replay), "" for none
+    score_unit: str  # what a score is counted in, short ("PP"), in the reader's language
+    score_name: str  # the same in full ("Prestige points")
     rules_template: str  # the rules page
 
     # --- options: read by the create form, normalised for storage -------------------------
@@ -78,9 +83,28 @@ class Engine(Protocol):
         names: list[str],
         colours: list[str],
         moves: list[dict[str, Any]],
-    ) -> dict[str, Any]: ...
+    ) -> dict[str, Any]:
+        """What the game page draws, from the viewer's seat: at least my_turn, acting_name,
+        can_undo, final (the score breakdown or None) and players, one dict per seat with
+        seat, name, colour, initial, is_me, is_acting and score (pp_change optional); board_hint
+        (a line under the choices) optional; anything else the engine's parts read."""
+        ...
+
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
     def rules_context(self) -> dict[str, Any]: ...
+
+
+PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts
+
+
+def page_names(engine: Engine) -> dict[str, Any]:
+    """What the platform's game page and replay take from the engine itself (not its state)."""
+    return {
+        "page_parts": engine.page_parts,
+        "score_template": engine.score_template,
+        "score_unit": engine.score_unit,
+        "score_name": engine.score_name,
+    }
 
 
 _ENGINES: dict[tuple[str, str], Engine] = {}

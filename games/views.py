@@ -517,6 +517,7 @@ def _render_game(
         moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
         moves = _moves(game, turn_no, whole=False, last=2)
+    context.update(engines.page_names(engine))
     context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
@@ -553,7 +554,7 @@ def _render_game(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
     context.update(extra or {})
-    template = template or engine.page_template
+    template = template or engines.PAGE_TEMPLATE
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)

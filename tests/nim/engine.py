@@ -54,9 +54,16 @@ class NimEngine:
     default_bot = "random"
     bot_names: Sequence[str] = ("Ada", "Bea", "Cy")
     illegal_action = NimRefused
-    page_template = "nim/game.html"
+    # Only the board, the choices and the joker: the platform draws the rest of the page.
+    page_parts: Mapping[str, str] = {
+        "board": "nim/parts.html#board",
+        "actions": "nim/parts.html#actions",
+        "hand": "nim/parts.html#hand",
+    }
     score_template = ""
-    rules_template = "nim/game.html"
+    score_unit = "points"
+    score_name = "Points"
+    rules_template = "nim/rules.html"
 
     def option_fields(self) -> dict[str, Any]:
         return {"stones": forms.IntegerField(label="Stones", min_value=5, max_value=30, initial=9)}
@@ -181,8 +188,16 @@ class NimEngine:
             ],
             "can_undo": my_turn and self.can_undo(state),
             "players": [
-                {"name": name, "colour": colour}
-                for name, colour in zip(names, colours, strict=True)
+                {
+                    "seat": seat,
+                    "name": name,
+                    "colour": colour,
+                    "initial": name[:1].upper(),
+                    "is_me": seat == viewer,
+                    "is_acting": seat == acting,
+                    "score": int(seat == state.d["winner"]),
+                }
+                for seat, (name, colour) in enumerate(zip(names, colours, strict=True))
             ],
             "final": None,
         }
