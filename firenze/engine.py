@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from firenze import forms, rules
+from firenze import forms, records, rules
 from firenze.log_words import word_line
 from firenze.rules import bots
 from firenze.rules.data import COLORS
@@ -111,24 +111,17 @@ class FirenzeEngine:
             return None
         return rules.player_view(state, None)["final"]["players"]
 
+    record_facets = records.FACETS
+    seat_tallies = COLORS
+
     def record_details(self, state: rules.State) -> dict[str, Any]:
-        """What a finished game's record keeps beyond places and points: its options, and per
-        seat the commissions sealed per colour (profiles show a favourite colour)."""
-        view = rules.player_view(state, None)
-        options = view["options"]
-        sealed = [dict.fromkeys(COLORS, 0) for _ in range(view["num_players"])]
-        for square in view["board"]["commissions"]:
-            seal = square["seal"]
-            if isinstance(seal, int):  # a seat's seal, not an open or neutral square
-                sealed[seal][square["color"]] += 1
-        return {
-            "game": {
-                "campanile": bool(options["campanile"]),
-                "seal_placement": options["seal_placement"],
-                "neutral_seals": options["neutral_seals"],
-            },
-            "seats": sealed,
-        }
+        return records.record_details(state)
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        return records.describe_options(details)
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        return records.career_facts(tallies)
 
     def page_context(
         self,

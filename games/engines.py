@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
@@ -19,6 +20,27 @@ from django.conf import settings
 State = Any
 Action = dict[str, Any]
 Bot = Callable[[State, random.Random], Action]
+
+
+@dataclass(frozen=True)
+class RecordFacet:
+    """Something the history of finished games can be filtered by (a game option, say): the
+    query parameter and its choices, ("", "any") first. A record keeps the values of its
+    game's facets (Engine.record_details) in one short indexed column (players.GameRecord)."""
+
+    key: str
+    label: str
+    choices: Sequence[tuple[str, str]]
+
+
+def facet_text(values: Mapping[str, str]) -> str:
+    """The stored form of a record's facet values: ";key=value;" per facet, sorted."""
+    return "".join(f";{key}={values[key]};" for key in sorted(values))
+
+
+def facet_token(key: str, value: str) -> str:
+    """What a record's facet text contains when that facet has that value."""
+    return f";{key}={value};"
 
 
 class UnknownEngine(LookupError):
@@ -75,7 +97,24 @@ class Engine(Protocol):
     def format_line(self, line: str, names: Sequence[str]) -> str: ...
     def changes(self, before: State, after: State) -> dict[str, Any]: ...
     def score_breakdown(self, state: State) -> list[dict[str, Any]] | None: ...
-    def record_details(self, state: State) -> dict[str, Any]: ...
+    def record_details(self, state: State) -> dict[str, Any]:
+        """What a finished game's record keeps beyond places and points: "game" (a small dict,
+        shown by describe_record), "facets" (the value of each of record_facets) and "seats"
+        (a small dict per seat, with ints summed by a profile for seat_tallies)."""
+        ...
+
+    # --- history and profiles: what records keep and show ------------------------------------
+    record_facets: Sequence[RecordFacet]
+    seat_tallies: Sequence[str]  # the per-seat counts a profile sums over a player's games
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        """A record's "game" details in words, for lists of finished games."""
+        ...
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        """(label, safe HTML) lines for a profile, from the seat_tallies summed over a
+        player's games."""
+        ...
     def page_context(
         self,
         state: State,

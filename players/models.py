@@ -14,8 +14,6 @@ from django.db import models
 
 from games.models import Game
 
-COLOURS = ("white", "yellow", "green", "red", "blue", "purple")
-
 
 class GameRecord(models.Model):
     game = models.OneToOneField(
@@ -25,11 +23,12 @@ class GameRecord(models.Model):
     finished_at = models.DateTimeField()
     num_players = models.PositiveSmallIntegerField()
     is_public = models.BooleanField(help_text="Private games are listed only to their players.")
-    # The options the history filters by, as the game's engine reports them
-    # (Engine.record_details); a game without such options keeps the defaults.
-    campanile = models.BooleanField(default=False)
-    seal_placement = models.CharField(max_length=12, blank=True, default="")
-    neutral_seals = models.PositiveSmallIntegerField(default=0)
+    # What the game's engine keeps of it (Engine.record_details): details in words for lists
+    # (Engine.describe_record), and the values the history filters by (Engine.record_facets)
+    # as one short string, ";key=value;" per facet, carried by the list indexes.
+    engine_name = models.CharField(max_length=40, default="", blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    facets = models.CharField(max_length=120, default="", blank=True)
     turns = models.PositiveIntegerField(help_text="Players' turns, as the engine counts them.")
     moves = models.PositiveIntegerField()
     rated = models.BooleanField()
@@ -40,11 +39,11 @@ class GameRecord(models.Model):
             # The history's lists and counts read only these indexes (the filters' columns are
             # in them): all games newest first, or those of one number of players.
             models.Index(
-                fields=["-finished_at", "-game", "is_public", "num_players", "campanile"],
+                fields=["-finished_at", "-game", "is_public", "num_players", "facets"],
                 name="record_finished",
             ),
             models.Index(
-                fields=["num_players", "-finished_at", "-game", "is_public", "campanile"],
+                fields=["num_players", "-finished_at", "-game", "is_public", "facets"],
                 name="record_players_finished",
             ),
             models.Index(fields=["rated", "finished_at"], name="record_rated_finished"),
@@ -59,15 +58,13 @@ class GameRecord(models.Model):
 
     @property
     def option_labels(self) -> list[str]:
-        from games.listing import describe_options
+        from games import engines
 
-        return describe_options(
-            {
-                "campanile": self.campanile,
-                "seal_placement": self.seal_placement,
-                "neutral_seals": self.neutral_seals,
-            }
-        )
+        try:
+            engine = engines.get(self.engine_name)
+        except engines.UnknownEngine:
+            return []
+        return engine.describe_record(self.details)
 
 
 class SeatResult(models.Model):
@@ -96,13 +93,8 @@ class SeatResult(models.Model):
     resigned = models.BooleanField(
         default=False, help_text="The player conceded (games.resign): placed last, a bot went on."
     )
-    # Commissions sealed per tower colour: the profile's favourite colour sums these.
-    white = models.PositiveSmallIntegerField(default=0)
-    yellow = models.PositiveSmallIntegerField(default=0)
-    green = models.PositiveSmallIntegerField(default=0)
-    red = models.PositiveSmallIntegerField(default=0)
-    blue = models.PositiveSmallIntegerField(default=0)
-    purple = models.PositiveSmallIntegerField(default=0)
+    # What the engine keeps of the seat (Engine.record_details): counts a profile sums.
+    details = models.JSONField(default=dict, blank=True)
     # Copied from the record so a player's games can be listed newest first off one index,
     # and their private games found off a small one.
     finished_at = models.DateTimeField()
@@ -120,12 +112,12 @@ class SeatResult(models.Model):
         ]
         indexes = [
             # A player's games newest first; on PostgreSQL it also carries what the profile
-            # sums and charts, so those read the index alone (covering columns: ignored
+            # counts and charts, so those read the index alone (covering columns: ignored
             # elsewhere).
             models.Index(
                 fields=["user", "-finished_at", "-record"],
                 name="result_user_finished",
-                include=["won", "pp", "abandoned", *COLOURS, "rating_shown"],
+                include=["won", "pp", "abandoned", "rating_shown"],
             ),
             models.Index(fields=["record", "user"], name="result_record_user"),
             # The private games a viewer played: the only private games listed to them.

@@ -14,6 +14,7 @@ from django.db.models import (
     Exists,
     F,
     FilteredRelation,
+    IntegerField,
     Max,
     Min,
     OuterRef,
@@ -21,11 +22,14 @@ from django.db.models import (
     Q,
     Sum,
 )
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
+from games import engines
 from games.history import records_in_order, visible_to
 from games.listing import ListedGame, listed_games
 from games.models import Game, Seat
-from players.models import COLOURS, Rating, SeatResult
+from players.models import Rating, SeatResult
 from players.ratings import PROVISIONAL_GAMES
 
 LATEST = 10
@@ -40,7 +44,7 @@ class Career:
     average_pp: float | None
     best_pp: int | None
     abandoned: int
-    favourite_colour: str | None
+    facts: list[tuple[str, str]]  # the game's own lines (Engine.career_facts): label, HTML
     first_game: Any
 
     @property
@@ -49,17 +53,24 @@ class Career:
 
 
 def career(user: Any) -> Career:
+    """The player's counters; the game's own lines sum the engine's per-seat tallies (in
+    SeatResult.details) over their games of this site's game."""
+    engine = engines.default()
+    tallies = {
+        f"tally_{key}": Sum(Cast(KT(f"details__{key}"), IntegerField()))
+        for key in engine.seat_tallies
+    }
     totals = SeatResult.objects.filter(user=user).aggregate(
         finished=Count("pk"),
         won=Count("pk", filter=Q(won=True)),
         average_pp=Avg("pp"),
         best_pp=Max("pp"),
         abandoned=Count("pk", filter=Q(abandoned=True)),
-        **{colour: Sum(colour) for colour in COLOURS},
+        **tallies,
     )
-    sealed = {c: totals.pop(c) or 0 for c in COLOURS}
-    favourite = max(COLOURS, key=lambda c: sealed[c]) if any(sealed.values()) else None
-    return Career(**totals, favourite_colour=favourite, first_game=first_game(user))
+    summed = {key: totals.pop(f"tally_{key}") or 0 for key in engine.seat_tallies}
+    facts = engine.career_facts(summed)
+    return Career(**totals, facts=facts, first_game=first_game(user))
 
 
 def first_game(user: Any) -> Any:

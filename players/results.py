@@ -19,6 +19,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import engines
 from games.models import Game, Move, Seat
 from games.results import standings
 from players import ratings
@@ -60,7 +61,9 @@ def record_game_end(
         finished_at=now,
         num_players=game.num_players,
         is_public=game.is_public,
-        **details["game"],
+        engine_name=engine.name,
+        details=details.get("game", {}),
+        facets=engines.facet_text(details.get("facets", {})),
         turns=engine.turn_no(state),
         moves=engine.step(state),
         rated=False,
@@ -88,7 +91,7 @@ def record_game_end(
                 resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
-                **details["seats"][seat.number],
+                details=details["seats"][seat.number],
             )
         )
     record.rated = not imported and is_rated(results)

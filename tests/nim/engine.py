@@ -12,6 +12,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -19,6 +20,13 @@ from django import forms
 
 class NimRefused(ValueError):
     """A move that is not legal now; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class Facet:  # a games.engines.RecordFacet by shape
+    key: str
+    label: str
+    choices: Sequence[tuple[str, str]]
 
 
 class State:
@@ -171,8 +179,29 @@ class NimEngine:
     def score_breakdown(self, state: State) -> list[dict[str, Any]] | None:
         return None
 
+    record_facets: Sequence[Any] = (
+        Facet(
+            key="pile",
+            label="Pile",
+            choices=(("", "Any pile"), ("small", "9 stones or fewer"), ("large", "More")),
+        ),
+    )
+    seat_tallies: Sequence[str] = ("jokers",)
+
     def record_details(self, state: State) -> dict[str, Any]:
-        return {"game": {}, "seats": [{} for _ in range(state.d["n"])]}
+        d = state.d
+        stones = d["options"]["stones"]
+        return {
+            "game": {"stones": stones},
+            "facets": {"pile": "small" if stones <= 9 else "large"},
+            "seats": [{"jokers": int(kept)} for kept in d["jokers"]],
+        }
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        return [f"{details.get('stones', '?')} stones"]
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        return [("Jokers kept", str(tallies.get("jokers") or 0))]
 
     def page_context(self, state, viewer, names, colours, moves) -> dict[str, Any]:
         view = self.player_view(state, viewer)
