@@ -22,8 +22,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from firenze.engine import SEAT_COLOURS
-from games.models import Game, Seat
 from firenze.rules.data import COLORS as COLOURS
+from games.models import Game, Seat
 from players.models import GameRecord, Rating, SeatResult
 from players.results import places
 

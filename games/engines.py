@@ -115,6 +115,7 @@ class Engine(Protocol):
         """(label, safe HTML) lines for a profile, from the seat_tallies summed over a
         player's games."""
         ...
+
     def page_context(
         self,
         state: State,

@@ -79,7 +79,7 @@ def check_the_migration(anna, ben):
         assert "Campanile · 3 neutral seals, random placement" in page
         assert listed(client.get(HISTORY, {"campanile": "off"}).content.decode()) == []
         profile = client.get(reverse("players:profile", args=[anna.display_name])).content
-        assert "<dt>Favourite tower</dt><dd><span class=\"brick brick-red\"" in profile.decode()
+        assert '<dt>Favourite tower</dt><dd><span class="brick brick-red"' in profile.decode()
     finally:
         MigrationExecutor(connection).migrate(latest)
 
