@@ -32,7 +32,7 @@ class FirenzeEngine:
     illegal_action = rules.IllegalAction
     page_parts: Mapping[str, str] = {
         part: f"firenze/parts.html#{part}"
-        for part in ("board", "turn", "phases", "actions", "hand", "player")
+        for part in ("board", "turn", "phases", "actions", "hand", "player", "options")
     }
     score_template = "firenze/_score_breakdown.html"
     score_unit = pgettext_lazy("prestige points", "PP")
@@ -116,6 +116,9 @@ class FirenzeEngine:
 
     def record_details(self, state: rules.State) -> dict[str, Any]:
         return records.record_details(state)
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        return ["Campanile"] if options.get("campanile") else []
 
     def describe_record(self, details: Mapping[str, Any]) -> list[str]:
         return records.describe_options(details)

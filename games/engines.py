@@ -63,11 +63,12 @@ class Engine(Protocol):
     illegal_action: type[Exception]  # what apply_action raises, with a message for the player
     # The engine's parts of the platform's game page (templates/games/game.html says where
     # each goes): template names by part, "board" required; "actions", "hand", "player",
-    # "turn", "phases" and "css" (a static stylesheet) optional.
+    # "turn", "phases" and "css" (a static stylesheet) optional; "options" (a forming game's
+    # options in words, `game.options`) for the page of a game still forming.
     page_parts: Mapping[str, str]
     score_template: str  # the final score breakdown (page and replay), "" for none
-    score_unit: str  # what a score is counted in, short ("PP"), in the reader's language
-    score_name: str  # the same in full ("Prestige points")
+    score_unit: str  # what a score is counted in, short (e.g. "PP"), in the reader's language
+    score_name: str  # the same in full
     rules_template: str  # the rules page
 
     # --- options: read by the create form, normalised for storage -------------------------
@@ -101,6 +102,10 @@ class Engine(Protocol):
         """What a finished game's record keeps beyond places and points: "game" (a small dict,
         shown by describe_record), "facets" (the value of each of record_facets) and "seats"
         (a small dict per seat, with ints summed by a profile for seat_tallies)."""
+        ...
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        """A game's notable options as short tags, for the list of open games."""
         ...
 
     # --- history and profiles: what records keep and show ------------------------------------

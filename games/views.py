@@ -459,6 +459,7 @@ def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) 
     is_creator = request.user == game.creator
     invitations = list(game.invitations.select_related("user")) if game.is_open else []
     free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
+    context.update(engines.page_names(game.engine))
     context.update(
         is_creator=is_creator,
         free_seats=free_seats,

@@ -129,7 +129,7 @@ class SeatResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name}: {self.pp} PP in game {self.record_id}"
+        return f"{self.name}: {self.pp} points in game {self.record_id}"
 
     @property
     def is_bot(self) -> bool:

@@ -52,8 +52,8 @@ def record_game_end(
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     activity = _activity(game)
     now = finished_at or timezone.now()
-    # Places, winners and PP from the one ranking the game page shows: ties share a place, a
-    # resigned player comes last, a game a resignation ended counts the PP in play.
+    # Places, winners and points from the one ranking the game page shows: ties share a place,
+    # a resigned player comes last, a game a resignation ended counts the points in play.
     ranking = {row.seat: row for row in standings(state, seats, game.engine)}
     record = GameRecord.objects.create(
         game=game,

@@ -197,6 +197,9 @@ class NimEngine:
             "seats": [{"jokers": int(kept)} for kept in d["jokers"]],
         }
 
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        return [f"{options.get('stones', '?')} stones"]
+
     def describe_record(self, details: Mapping[str, Any]) -> list[str]:
         return [f"{details.get('stones', '?')} stones"]
 
