@@ -32,7 +32,7 @@ class FirenzeEngine:
     illegal_action = rules.IllegalAction
     page_parts: Mapping[str, str] = {
         part: f"firenze/parts.html#{part}"
-        for part in ("board", "turn", "phases", "actions", "hand", "player", "options")
+        for part in ("board", "turn", "phases", "actions", "hand", "player", "options", "hands")
     }
     score_template = "firenze/_score_breakdown.html"
     score_unit = pgettext_lazy("prestige points", "PP")

@@ -17,7 +17,8 @@ from functools import cache
 from django.utils.translation import get_language, gettext, gettext_noop
 
 from firenze.rules.data import CARD_KIND, COLORS
-from games.wording import colour_name, ordinal
+from firenze.wording import colour_name
+from games.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
 _CARD = "(?:" + "|".join(sorted(map(re.escape, CARD_KIND), key=len, reverse=True)) + ")"

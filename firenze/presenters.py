@@ -20,7 +20,8 @@ from firenze import rules
 from firenze.card_texts import card_text
 from firenze.rules.data import CARD_KIND, COLORS
 from firenze.rules.decisions import DECISIONS
-from games.wording import colour_name, ordinal
+from firenze.wording import colour_name
+from games.wording import ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives
 # keys ("build", "botch"), these name them.

@@ -11,8 +11,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from firenze import rules
 from firenze.rules.data import COLORS
+from firenze.wording import colour_name
 from games.engines import RecordFacet
-from games.wording import colour_name
 
 FACETS = (
     RecordFacet(

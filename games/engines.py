@@ -64,7 +64,8 @@ class Engine(Protocol):
     # The engine's parts of the platform's game page (templates/games/game.html says where
     # each goes): template names by part, "board" required; "actions", "hand", "player",
     # "turn", "phases" and "css" (a static stylesheet) optional; "options" (a forming game's
-    # options in words, `game.options`) for the page of a game still forming.
+    # options in words, `game.options`) for the page of a game still forming; "hands" (every
+    # hand, face up, from replay_context) for the replay of a finished game.
     page_parts: Mapping[str, str]
     score_template: str  # the final score breakdown (page and replay), "" for none
     score_unit: str  # what a score is counted in, short (e.g. "PP"), in the reader's language
