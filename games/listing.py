@@ -57,6 +57,7 @@ class ListedGame:
     unrated: str  # "", "unrated" or "imported"
     unrated_why: str
     standings: list[Standing]
+    score_unit: str = ""
 
 
 def _days(record: Any) -> str:
@@ -117,6 +118,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                     else gettext("Not rated: a bot played, or played most of a seat")
                 ),
                 standings=standings,
+                score_unit=record.score_unit,
             )
         )
     return rows

@@ -9,6 +9,8 @@ only what a list shows. They are a cache of the move log like the state is:
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -57,14 +59,24 @@ class GameRecord(models.Model):
         return (self.finished_at - self.started_at).days
 
     @property
-    def option_labels(self) -> list[str]:
+    def engine(self) -> Any:
+        """The current engine of the game's name, or None if this site has none by that name."""
         from games import engines
 
         try:
-            engine = engines.get(self.engine_name)
+            return engines.get(self.engine_name)
         except engines.UnknownEngine:
-            return []
-        return engine.describe_record(self.details)
+            return None
+
+    @property
+    def option_labels(self) -> list[str]:
+        engine = self.engine
+        return engine.describe_record(self.details) if engine else []
+
+    @property
+    def score_unit(self) -> str:
+        engine = self.engine
+        return str(engine.score_unit) if engine else ""
 
 
 class SeatResult(models.Model):
