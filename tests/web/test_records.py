@@ -14,6 +14,7 @@ from django.urls import reverse
 from games import engines, lobby
 from games.models import Game
 from players.models import GameRecord, SeatResult
+from tests.factories import finished_record
 from tests.nim.engine import NimEngine
 from tests.web.helpers import fast_forward, signed_in, started_game
 from tests.web.test_second_engine import NIM_TEMPLATES, _move
@@ -152,3 +153,23 @@ def test_it_filters_the_history_by_nims_own_facet(nim, anna, ben):
     kept = sum(r.details["jokers"] for r in SeatResult.objects.filter(user=anna))
     profile = client.get(reverse("players:profile", args=[anna.display_name])).content.decode()
     assert f"<dt>Jokers kept</dt><dd>{kept}</dd>" in profile
+
+
+@pytest.mark.django_db
+def test_it_shows_the_favourite_tower_of_every_game_including_the_latest(anna, ben):
+    """The summed tallies are kept between views, but a newly finished game counts at once."""
+    client = signed_in(ben)
+    url = reverse("players:profile", args=[anna.display_name])
+
+    def favourite() -> str:
+        page = client.get(url).content.decode()
+        return re.search(r"<dt>Favourite tower</dt><dd>(.*?)</dd>", page).group(1)
+
+    assert favourite() == "–"
+    first = finished_record([anna, ben], [50, 40])
+    SeatResult.objects.filter(record=first, user=anna).update(details={"white": 2, "red": 1})
+    assert favourite().endswith(" white")
+    assert favourite().endswith(" white")  # kept, not summed again
+    second = finished_record([ben, anna], [45, 30])
+    SeatResult.objects.filter(record=second, user=anna).update(details={"red": 3})
+    assert favourite() == '<span class="brick brick-red" aria-hidden="true">R</span> red'
