@@ -58,6 +58,11 @@ class FirenzeEngine:
     def apply_action(self, state: rules.State, action: dict[str, Any]) -> rules.State:
         return rules.apply_action(state, action)
 
+    def refusal_text(self, exc: Exception) -> str:
+        from firenze.refusals import illegal_action_text
+
+        return illegal_action_text(exc)
+
     def acting_seat(self, state: rules.State) -> int | None:
         return rules.acting_seat(state)
 

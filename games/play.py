@@ -83,7 +83,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         try:
             new_state = engine.apply_action(state, action)
         except engine.illegal_action as exc:
-            raise RequestRefused(str(exc)) from None
+            raise RequestRefused(engine.refusal_text(exc)) from None
         canonical = next(a for a in engine.legal_actions(state) if a == action)
         record_move(game, seat, canonical, new_state, before=state)
         if rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts

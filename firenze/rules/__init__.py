@@ -10,7 +10,7 @@ from typing import Any
 
 from .apply import apply_action
 from .changes import changes
-from .errors import IllegalAction
+from .errors import IllegalAction, Refusal
 from .legal import legal_actions_of
 from .setup import new_game
 from .state import State, from_dict, to_dict
@@ -27,6 +27,7 @@ __all__ = [
     "ENGINE_NAME",
     "RULES_VERSION",
     "IllegalAction",
+    "Refusal",
     "State",
     "acting_seat",
     "apply_action",

@@ -6,9 +6,9 @@ from typing import Any
 
 from . import build, decisions, exchange, fulfil, personnel, row
 from .bricks import describe_colors
+from .checks import NOT_NOW, check
 from .data import COLOR_INDEX
 from .errors import IllegalAction
-from .explain import why_illegal
 from .legal import legal_actions_of
 from .players import over_store_limit, within_limits
 from .state import State, clone
@@ -19,12 +19,15 @@ from .words import seat_ref
 def apply_action(state: State, action: dict[str, Any]) -> State:
     """Return the state after `action`; raise IllegalAction (state untouched) if not allowed."""
     current = state._d
-    legal = legal_actions_of(current)
-    try:
-        position = legal.index(action)
-    except ValueError:
-        raise IllegalAction(why_illegal(current, action, legal)) from None
-    action = legal[position]  # the canonical form, e.g. 1 rather than True
+    refused = check(current, action)  # the rule itself: None exactly for a legal action
+    if refused is not None or current["pending"] is not None:
+        # A value equal to a legal action in other types (True or 1.0 for 1) is that action:
+        # it is applied in its canonical form (a pending decision's answers are compared by
+        # equality, so an answer always takes the canonical form).
+        legal = legal_actions_of(current)
+        if action not in legal:
+            raise IllegalAction(refused or NOT_NOW) from None
+        action = legal[legal.index(action)]
     s = clone(current)
     if s["pending"] is not None:
         decisions.answer(s, action)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .bricks import describe, describe_colors, tear_down
-from .data import BUILD_COST, COLORS, MAX_BUILD_PER_TURN
+from .data import BUILD_COST, COLOR_INDEX, COLORS, MAX_BUILD_PER_TURN
+from .errors import NO_BRICK_IN_STORE, NO_SUCH_TOWER, Refusal, color_refusal
 from .players import build_discount
-from .words import plural, seat_ref
+from .words import gettext_noop, plural, seat_ref
 
 
 def construction_cost(s: dict[str, Any], bricks: int) -> int:
@@ -15,13 +16,55 @@ def construction_cost(s: dict[str, Any], bricks: int) -> int:
     return max(0, BUILD_COST[bricks] - discount)
 
 
-def can_add_brick(s: dict[str, Any]) -> bool:
-    """One more brick must leave enough in the storehouse to pay the cost of the new total."""
+def build_count_gate(s: dict[str, Any]) -> Refusal | None:
+    """At most MAX_BUILD_PER_TURN bricks a turn."""
+    return _AT_MOST if s["turn"]["built"] >= MAX_BUILD_PER_TURN else None
+
+
+def build_cost_gate(s: dict[str, Any]) -> Refusal | None:
+    """One more brick must leave enough in the storehouse to pay the construction cost of the
+    new total."""
     built = s["turn"]["built"]
-    if built >= MAX_BUILD_PER_TURN:
-        return False
-    store = sum(s["players"][s["seat"]]["store"])
-    return store - 1 >= construction_cost(s, built + 1)
+    cost = construction_cost(s, built + 1)
+    left = sum(s["players"][s["seat"]]["store"]) - 1
+    if left < cost:
+        return Refusal(
+            gettext_noop(
+                "Building %(bricks)s bricks this turn costs %(cost)s; you would have only "
+                "%(left)s left in your storehouse to pay with."
+            ),
+            {"bricks": built + 1, "cost": cost, "left": left},
+        )
+    return None
+
+
+def brick_refusal(s: dict[str, Any], action: dict[str, Any]) -> Refusal | None:
+    """Whether this brick exists: onto one of the player's towers ("tower") or starting a
+    tower ("color"), of a colour the storehouse holds."""
+    player = s["players"][s["seat"]]
+    if "tower" in action:
+        if "color" in action:
+            return _SAY_WHICH
+        i = action["tower"]
+        if type(i) is not int or not 0 <= i < len(player["towers"]):
+            return NO_SUCH_TOWER
+        color = player["towers"][i]["c"]
+    elif "color" in action:
+        key = action["color"]
+        color = COLOR_INDEX.get(key, -1) if type(key) is str else -1
+        if color < 0:
+            return color_refusal(action)
+    else:
+        return _SAY_WHICH
+    return None if player["store"][color] else NO_BRICK_IN_STORE[color]
+
+
+_AT_MOST = Refusal(
+    gettext_noop("You may add at most %(max)s bricks per turn."), {"max": MAX_BUILD_PER_TURN}
+)
+_SAY_WHICH = Refusal(
+    gettext_noop('Say which tower to add to ("tower") or which colour to start ("color").')
+)
 
 
 def add_to_tower(s: dict[str, Any], tower_index: int) -> None:

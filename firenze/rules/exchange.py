@@ -12,30 +12,66 @@ from typing import Any
 
 from .bricks import describe_colors
 from .data import BRIDGE_EXCHANGE_PRICE, COLORS, EXCHANGE_PRICE
-from .words import ordinal, seat_ref
+from .errors import Refusal, no_card_at
+from .words import gettext_noop, ordinal, seat_ref
 
 
 def price(player: dict[str, Any]) -> int:
     return BRIDGE_EXCHANGE_PRICE if "Bridge" in player["buildings"] else EXCHANGE_PRICE
 
 
-def can_exchange(s: dict[str, Any]) -> bool:
+def exchange_gate(s: dict[str, Any]) -> Refusal | None:
+    """Once a turn, with the price in the storehouse."""
     player = s["players"][s["seat"]]
-    return not s["turn"]["exchanged"] and bool(slots(s)) and sum(player["store"]) >= price(player)
+    if s["turn"]["exchanged"]:
+        return _ONCE
+    due, have = price(player), sum(player["store"])
+    if have < due:
+        return Refusal(
+            gettext_noop(
+                "An exchange needs enough bricks: %(due)s in your storehouse; you have %(have)s."
+            ),
+            {"due": due, "have": have},
+        )
+    return None
 
 
-def slots(s: dict[str, Any]) -> list[int]:
-    """The row cards an exchange may be made with: those holding at least one brick."""
-    return [i for i, card in enumerate(s["row"]) if sum(card["bricks"])]
+def slot_refusal(s: dict[str, Any], action: dict[str, Any]) -> Refusal | None:
+    """With a row card that already holds bricks."""
+    slot = action.get("slot")
+    if type(slot) is not int or not 0 <= slot < len(s["row"]):
+        return no_card_at(s)
+    return None if sum(s["row"][slot]["bricks"]) else _EMPTY_CARD
+
+
+_ONCE = Refusal(
+    gettext_noop("Exchanging is only possible once per turn; you have exchanged already.")
+)
+_EMPTY_CARD = Refusal(gettext_noop("You can only exchange with a card that already holds bricks."))
+
+
+def take_refusal(s: dict[str, Any], color: int) -> Refusal | None:
+    """The rule for the brick taken back: on the card now, and already there before the payment
+    (games stored before that ruling have no "before": every colour on the card then)."""
+    pending = s["pending"]
+    if not s["row"][pending["slot"]]["bricks"][color]:
+        return Refusal(
+            gettext_noop("There is no %(color)s brick on that card."), {"color": COLORS[color]}
+        )
+    before = pending.get("before")
+    if before is not None and color not in before:
+        return Refusal(
+            gettext_noop(
+                "You can only take a colour that lay on the card before you paid: %(colors)s."
+            ),
+            {"colors": tuple(COLORS[c] for c in before)},
+        )
+    return None
 
 
 def takeable(s: dict[str, Any]) -> list[int]:
-    """Colours that may be taken back: on the card now and already there before the payment."""
-    pending = s["pending"]
-    on_card = s["row"][pending["slot"]]["bricks"]
-    # Games stored before the ruling have no "before": every colour on the card then.
-    before = pending.get("before", range(6))
-    return [c for c in range(6) if on_card[c] and c in before]
+    """Colours that may be taken back (take_refusal passes them)."""
+    return [c for c in range(6) if take_refusal(s, c) is None]
 
 
 def begin(s: dict[str, Any], slot: int) -> None:

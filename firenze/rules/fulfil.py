@@ -14,7 +14,8 @@ from .data import (
     commission_index,
     printed_pp,
 )
-from .words import seat_ref
+from .errors import NO_SUCH_TOWER, Refusal, whole
+from .words import gettext_noop, seat_ref
 
 MIN_LEVEL, MAX_LEVEL = 3, 8
 
@@ -32,7 +33,10 @@ def campanile_blocks(s: dict[str, Any], seat: int) -> bool:
 
 
 def open_commission(s: dict[str, Any], color: int, level: int) -> bool:
-    """Uncovered, and if it is a balcony, the one with the lowest numeral still open."""
+    """Uncovered, and if it is a balcony, the one with the lowest numeral still open.
+
+    The rule itself: the bots ask it very often, so it builds no Refusal; commission_refusal
+    words the part that failed."""
     if (
         not MIN_LEVEL <= level <= MAX_LEVEL
         or s["board"][commission_index(color, level)] is not None
@@ -42,20 +46,98 @@ def open_commission(s: dict[str, Any], color: int, level: int) -> bool:
     return balcony is None or balcony == s["balcony_next"]
 
 
-def fulfil_options(s: dict[str, Any]) -> list[tuple[int, int]]:
-    """(tower index, commission level) pairs the acting player may fulfil now."""
+def commission_refusal(s: dict[str, Any], color: int, level: int) -> Refusal | None:
+    """None if open_commission passes; else which of its conditions failed, in words."""
+    if open_commission(s, color, level):
+        return None
+    if not MIN_LEVEL <= level <= MAX_LEVEL:
+        return _LEVELS
+    balcony = balcony_at(s, color, level)
+    if balcony is None or s["board"][commission_index(color, level)] is not None:
+        return Refusal(
+            gettext_noop("The %(color)s %(level)s commission is already sealed."),
+            {"color": COLORS[color], "level": level},
+        )
+    return Refusal(
+        gettext_noop("Balcony %(balcony)s can only be fulfilled after balcony %(before)s."),
+        {"balcony": BALCONY_NUMERALS[balcony], "before": BALCONY_NUMERALS[s["balcony_next"]]},
+    )
+
+
+_LEVELS = Refusal(gettext_noop("Commissions run from level 3 to level 8."))
+_NO_SEALS = Refusal(gettext_noop("You have no seals left, so you cannot fulfil more commissions."))
+_CAMPANILE = Refusal(
+    gettext_noop("The Campanile stands: seal it with a white bell tower of 3 levels first.")
+)
+
+
+def fulfil_gate(s: dict[str, Any]) -> Refusal | None:
+    """A seal left, and no Campanile standing for this player."""
+    if s["players"][s["seat"]]["seals"] == 0:
+        return _NO_SEALS
+    if campanile_blocks(s, s["seat"]):
+        return _CAMPANILE
+    return None
+
+
+def tower_refusal(s: dict[str, Any], action: dict[str, Any]) -> Refusal | None:
+    """A tower of the commission's colour and height (one off after an Architect), and the
+    commission open."""
     player = s["players"][s["seat"]]
-    if player["seals"] == 0 or campanile_blocks(s, s["seat"]):
-        return []
+    i, level = whole(action, "tower"), whole(action, "level")
+    if i is None or not 0 <= i < len(player["towers"]):
+        return NO_SUCH_TOWER
+    tower = player["towers"][i]
+    if level is None or not MIN_LEVEL <= level <= MAX_LEVEL:
+        return _LEVELS
+    height = tower["h"]
+    if level != height and not (s["turn"]["architect"] == 1 and abs(level - height) == 1):
+        if s["turn"]["architect"] == 1:
+            return Refusal(
+                gettext_noop(
+                    "The Architect changes a tower by one level only; yours has %(height)s."
+                ),
+                {"height": height},
+            )
+        words = {"color": COLORS[tower["c"]], "height": height, "level": level}
+        if height == 1:
+            return Refusal(
+                gettext_noop(
+                    "Your %(color)s tower has %(height)s level; it cannot fulfil the "
+                    "%(color)s %(level)s commission."
+                ),
+                words,
+            )
+        return Refusal(
+            gettext_noop(
+                "Your %(color)s tower has %(height)s levels; it cannot fulfil the "
+                "%(color)s %(level)s commission."
+            ),
+            words,
+        )
+    return commission_refusal(s, tower["c"], level)
+
+
+def tower_levels(s: dict[str, Any]) -> list[tuple[int, int]]:
+    """(tower index, level) for every level each tower of the acting player could count as."""
     architect = s["turn"]["architect"] == 1
-    options = []
-    for i, tower in enumerate(player["towers"]):
-        h = tower["h"]
-        levels = (h - 1, h, h + 1) if architect else (h,)
-        for level in levels:
-            if open_commission(s, tower["c"], level):
-                options.append((i, level))
-    return options
+    return [
+        (i, level)
+        for i, tower in enumerate(s["players"][s["seat"]]["towers"])
+        for level in ((tower["h"] - 1, tower["h"], tower["h"] + 1) if architect else (tower["h"],))
+    ]
+
+
+def fulfil_options(s: dict[str, Any]) -> list[tuple[int, int]]:
+    """(tower index, commission level) pairs the acting player may fulfil now: the levels
+    fulfil_gate and tower_refusal pass (checks.RULES["fulfil"])."""
+    if fulfil_gate(s) is not None:
+        return []
+    return [
+        (i, level)
+        for i, level in tower_levels(s)
+        if tower_refusal(s, {"tower": i, "level": level}) is None
+    ]
 
 
 def why_nothing_to_fulfil(s: dict[str, Any]) -> dict[str, Any] | None:
@@ -111,11 +193,37 @@ def _closed(s: dict[str, Any], color: int, level: int) -> dict[str, Any]:
     }
 
 
+_NO_BELL_TOWER = Refusal(gettext_noop("There is no bell tower to seal the Campanile with now."))
+
+
+def seal_gate(s: dict[str, Any]) -> Refusal | None:
+    if not campanile_blocks(s, s["seat"]) or not s["players"][s["seat"]]["towers"]:
+        return _NO_BELL_TOWER
+    return None
+
+
+def bell_refusal(s: dict[str, Any], action: dict[str, Any]) -> Refusal | None:
+    towers = s["players"][s["seat"]]["towers"]
+    i = whole(action, "tower")
+    if i is None or not 0 <= i < len(towers):
+        return NO_SUCH_TOWER
+    if towers[i]["c"] != 0 or towers[i]["h"] != BELL_TOWER_HEIGHT:
+        return _NOT_BELL
+    return None
+
+
+_NOT_BELL = Refusal(
+    gettext_noop("Only a white tower of exactly %(height)s levels seals the Campanile."),
+    {"height": BELL_TOWER_HEIGHT},
+)
+
+
 def bell_towers(s: dict[str, Any]) -> list[int]:
-    if not campanile_blocks(s, s["seat"]):
+    """The towers seal_gate and bell_refusal pass (checks.RULES["seal_campanile"])."""
+    if seal_gate(s) is not None:
         return []
     towers = s["players"][s["seat"]]["towers"]
-    return [i for i, t in enumerate(towers) if t["c"] == 0 and t["h"] == BELL_TOWER_HEIGHT]
+    return [i for i in range(len(towers)) if bell_refusal(s, {"tower": i}) is None]
 
 
 def fulfil(s: dict[str, Any], tower_index: int, level: int) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bricks import describe, draw_from_pouch
-from .data import COLORS, PERSONNEL_PHASES
+from .data import COLORS
 from .events import cancel_event
 from .state import draw_rng
 from .words import ordinal, seat_ref
@@ -70,25 +70,6 @@ PERSONNEL_CARDS: dict[str, Personnel] = {
         lambda s: any(sum(r["bricks"]) for r in s["row"]), _decide("wholesaler", "Wholesaler")
     ),
 }
-
-
-def playable(s: S) -> list[str]:
-    """Names of personnel cards the acting player may play right now."""
-    pending = s["pending"]
-    player = _mine(s)
-    turn = s["turn"]
-    if pending is not None:
-        if pending["kind"] == "event" and "Patrician" in player["hand"]:
-            return [] if "Patrician" in turn["played"] else ["Patrician"]
-        return []
-    names = []
-    for card in sorted(set(player["hand"])):
-        phases = PERSONNEL_PHASES.get(card)
-        if phases is None or s["phase"] not in phases or card in turn["played"]:
-            continue
-        if PERSONNEL_CARDS[card].has_effect(s):
-            names.append(card)
-    return names
 
 
 def play(s: S, card: str) -> None:

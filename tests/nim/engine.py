@@ -124,6 +124,9 @@ class NimEngine:
             d["log"] = [f"{{{me}}} ends the turn."]
         return State(d)
 
+    def refusal_text(self, exc: Exception) -> str:
+        return str(exc)  # Nim's one refusal is English only: a test engine
+
     def acting_seat(self, state: State) -> int | None:
         return None if state.d["winner"] is not None else state.d["seat"]
 

@@ -45,7 +45,7 @@ from .scenario import (
         ({"type": "choose_card", "slot": 9}, "no card in that position"),
         (
             {"type": "build", "color": "white"},
-            "only build in the build phase; this is the choose a card phase",
+            "only build in the build phase; this is the choose phase",
         ),
         ({"type": "pay_brick", "color": "pink"}, '"pink" is not a brick colour'),
     ],

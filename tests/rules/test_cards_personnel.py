@@ -259,7 +259,7 @@ def test_princess_is_played_only_in_the_choose_phase():
     state = to_phase(state, "exchange")
 
     assert rejects(state, play_card("Princess")) == (
-        "The Princess can only be played in the choose a card phase."
+        "The Princess can only be played in the choose phase."
     )
 
 
@@ -370,7 +370,7 @@ def test_wholesaler_is_not_played_in_the_build_phase():
     state = to_phase(state, "build")
 
     assert rejects(state, play_card("Wholesaler")) == (
-        "The Wholesaler can only be played in the choose a card or exchange phase."
+        "The Wholesaler can only be played in the choose or exchange phase."
     )
 
 

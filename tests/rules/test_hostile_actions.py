@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firenze.rules import IllegalAction, apply_action, legal_actions, to_dict
-from firenze.rules.explain import ACTION_KEYS, ACTION_TYPES
+from firenze.rules.checks import ACTION_KEYS, ACTION_TYPES
 
 from .playouts import playout
 

@@ -317,3 +317,73 @@ def test_it_answers_get_requests_to_move_and_undo_with_405(game):
     browser = signed_in(acting_user(game))
     assert browser.get(reverse("games:move", args=[game.pk])).status_code == 405
     assert browser.get(reverse("games:undo", args=[game.pk])).status_code == 405
+
+
+# --- the engine's reason in the player's language ----------------------------------------------
+
+
+def _in_build_phase_without(state) -> bool:
+    """The acting player builds, and lacks some colour in the storehouse."""
+    view = rules.player_view(state, None)
+    return (
+        view["phase"] == "build"
+        and not view["pending"]
+        and any(
+            not rules.to_dict(state)["players"][view["acting_seat"]]["store"][c] for c in range(6)
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "You have no %s brick in your storehouse."),
+        ("de", "Du hast keinen Baustein (%s) in deinem Lager."),
+    ],
+)
+def test_it_words_a_refused_move_in_the_players_language(anna, ben, language, reason):
+    game = start(anna, ben)
+    fast_forward(game, until=_in_build_phase_without)
+    state = game.load_state()
+    store = rules.to_dict(state)["players"][game.acting_seat]["store"]
+    missing = next(c for c in range(6) if not store[c])
+    colour = ("white", "yellow", "green", "red", "blue", "purple")[missing]
+    player = acting_user(game)
+    player.language = language
+    player.save(update_fields=["language"])
+    before = snapshot(game)
+
+    response = post(
+        signed_in(player),
+        game.pk,
+        move_data({"type": "build", "color": colour}, game.version),
+        htmx=True,
+    )
+
+    german = {"white": "weiß", "yellow": "gelb", "green": "grün", "red": "rot", "blue": "blau"}
+    named = german.get(colour, "violett") if language == "de" else colour
+    assert_refused(response, reason % named, htmx=True, status=400)
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("en", "You can only build in the build phase; this is the choose a card phase."),
+        ("de", "Bauen kannst du nur in der Phase „Bauen“; jetzt ist die Phase „Karte wählen“."),
+    ],
+)
+def test_it_names_the_phases_as_the_phase_strip_does(anna, ben, language, reason):
+    game = start(anna, ben)  # the first player chooses a card
+    player = acting_user(game)
+    player.language = language
+    player.save(update_fields=["language"])
+
+    response = post(
+        signed_in(player),
+        game.pk,
+        move_data({"type": "build", "color": "white"}, game.version),
+        htmx=True,
+    )
+
+    assert_refused(response, reason, htmx=True, status=400)

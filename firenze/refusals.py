@@ -1,0 +1,47 @@
+"""The engine's refusals in the reader's language.
+
+The rules engine says why a move is refused as a Refusal: an English msgid (in the catalogue,
+marked in firenze/rules with words.gettext_noop) and plain values, names by their engine key.
+Here the msgid is translated and the names worded with the tables the pages already use:
+colours (games.wording), phases as the game page's phase strip names them (presenters.PHASES:
+the refusal is shown beside it); card names stay English in every
+language (RULINGS.md §2), numbers and balcony numerals as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+from firenze.presenters import PHASES
+from firenze.rules import IllegalAction, Refusal
+from games.wording import colour_name, in_sentence
+
+PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
+
+
+def refusal_text(refusal: Refusal) -> str:
+    """The refusal as the player reads it, in the active language."""
+    text = gettext(refusal.msgid)
+    if not refusal.params:
+        return text
+    return text % {key: _worded(key, value) for key, value in refusal.params.items()}
+
+
+def illegal_action_text(exc: Exception) -> str:
+    """What apply_action raised, worded (an exception without a refusal as it says itself)."""
+    refusal = getattr(exc, "refusal", None)
+    if isinstance(exc, IllegalAction) and isinstance(refusal, Refusal):
+        return refusal_text(refusal)
+    return str(exc)
+
+
+def _worded(key: str, value: Any) -> Any:
+    if key.startswith("color"):  # color, color2, colors
+        if isinstance(value, tuple):
+            return ", ".join(colour_name(c) for c in value)
+        return colour_name(value)
+    if key.startswith("phase"):
+        return in_sentence(str(PHASE_NAMES.get(value, value)))
+    return ", ".join(value) if isinstance(value, tuple) else value  # as the engine's English

@@ -1,0 +1,106 @@
+"""Playing a personnel card: the rule (which cards may be played now, and why not).
+
+A card of the hand may be played once a turn by name, in its phases (data.PERSONNEL_PHASES),
+only when it could have an effect (personnel.PERSONNEL_CARDS); while a decision is pending only
+a Patrician against an event. `play_refusal` is that rule for checks.check; `playable` offers
+the cards it passes (legal.py, and the event decision's answers).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from . import personnel
+from .data import CARD_KIND, PERSONNEL, PERSONNEL_PHASES
+from .errors import Refusal, quoted
+from .words import gettext_noop
+
+S = dict[str, Any]
+
+
+def play_refusal(s: S, action: dict[str, Any]) -> Refusal | None:
+    """The rule for playing a personnel card, in any phase: legal offers exactly the cards of
+    the hand it passes. Each name once a turn, in its phases (data.PERSONNEL_PHASES), only when
+    it could have an effect; while a decision is pending only a Patrician against an event."""
+    return card_refusal(s, action.get("card"))
+
+
+def card_refusal(s: S, card: Any) -> Refusal | None:
+    """play_refusal for the card named `card` (any value a player sent)."""
+    player = s["players"][s["seat"]]
+    if type(card) is not str or card not in CARD_KIND:
+        return Refusal(gettext_noop("There is no card called %(value)s."), {"value": quoted(card)})
+    if CARD_KIND[card] != PERSONNEL:
+        return Refusal(
+            gettext_noop(
+                "%(card)s is not a personnel card; only personnel cards are played from the hand."
+            ),
+            {"card": card},
+        )
+    if card not in player["hand"]:
+        return Refusal(gettext_noop("You have no %(card)s in your hand."), {"card": card})
+    if card in s["turn"]["played"]:
+        return _played_already(card)
+    pending = s["pending"]
+    if pending is not None:
+        if pending["kind"] == "event" and card == "Patrician":
+            return None
+        return _answer_first(pending["kind"])
+    phases = PERSONNEL_PHASES[card]
+    if s["phase"] not in phases:
+        return _wrong_phase(card, s["phase"])
+    if not personnel.PERSONNEL_CARDS[card].has_effect(s):
+        return _no_effect(card)
+    return None
+
+
+@cache
+def _answer_first(kind: str) -> Refusal:
+    from .decisions import DECISIONS  # decisions reads playable: imported late
+
+    return Refusal(DECISIONS[kind].first)
+
+
+# The refusals legal generation meets for every card in hand, built once (a Refusal is
+# immutable by convention, so one may be shared).
+@cache
+def _played_already(card: str) -> Refusal:
+    if card[0] in "AEIOU":
+        return Refusal(
+            gettext_noop("You have already played an %(card)s this turn."), {"card": card}
+        )
+    return Refusal(gettext_noop("You have already played a %(card)s this turn."), {"card": card})
+
+
+@cache
+def _no_effect(card: str) -> Refusal:
+    return Refusal(gettext_noop("The %(card)s would have no effect now."), {"card": card})
+
+
+@cache
+def _wrong_phase(card: str, now: str) -> Refusal:
+    phases = sorted(PERSONNEL_PHASES[card])
+    if len(phases) == 1:
+        return Refusal(
+            gettext_noop("The %(card)s can only be played in the %(phase)s phase."),
+            {"card": card, "phase": phases[0]},
+        )
+    if len(phases) == 2:
+        return Refusal(
+            gettext_noop("The %(card)s can only be played in the %(phase)s or %(phase2)s phase."),
+            {"card": card, "phase": phases[0], "phase2": phases[1]},
+        )
+    return Refusal(
+        gettext_noop("The %(card)s cannot be played in the %(phase)s phase."),
+        {"card": card, "phase": now},
+    )
+
+
+def playable(s: S) -> list[str]:
+    """Names of personnel cards the acting player may play right now (play_refusal passes)."""
+    return [
+        card
+        for card in sorted(set(s["players"][s["seat"]]["hand"]))
+        if card_refusal(s, card) is None
+    ]
