@@ -22,8 +22,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from firenze.engine import SEAT_COLOURS
+from firenze.rules.data import COLORS as COLOURS
 from games.models import Game, Seat
-from players.models import COLOURS, GameRecord, Rating, SeatResult
+from players.models import GameRecord, Rating, SeatResult
 from players.results import places
 
 GAMES = 100_000
@@ -66,15 +67,15 @@ GAME_COLUMNS = (
     "time_limit", "version", "created", "updated",
 )  # fmt: skip
 RECORD_COLUMNS = (
-    "game", "started_at", "finished_at", "num_players", "is_public", "campanile",
-    "seal_placement", "neutral_seals", "turns", "moves", "rated", "imported",
+    "game", "started_at", "finished_at", "num_players", "is_public", "engine_name", "details",
+    "facets", "turns", "moves", "rated", "imported",
 )  # fmt: skip
 SEAT_COLUMNS = (
     "game", "user", "bot", "number", "colour", "joined", "timeouts_in_row", "autopilot",
 )  # fmt: skip
 RESULT_COLUMNS = (
     "record", "user", "seat", "name", "bot", "place", "pp", "won", "steps", "bot_steps",
-    "abandoned", *COLOURS, "finished_at", "is_public", "rating_shown", "rating_change",
+    "abandoned", "details", "finished_at", "is_public", "rating_shown", "rating_change",
 )  # fmt: skip
 
 
@@ -101,8 +102,8 @@ def _batch(rng, users, numbers, total, star_every, now, first_pk) -> None:
         )  # fmt: skip
         turns = rng.randint(40, 90)
         records.append(
-            (pk, started_at, finished_at, n, public, campanile, "recommended", 5, turns,
-             turns * 7, not with_bot, False)
+            (pk, started_at, finished_at, n, public, "firenze", options,
+             f";campanile={'on' if campanile else 'off'};", turns, turns * 7, not with_bot, False)
         )  # fmt: skip
         pp = [rng.randint(20, 80) for _ in range(n)]
         ranks = places(pp)
@@ -118,7 +119,7 @@ def _batch(rng, users, numbers, total, star_every, now, first_pk) -> None:
             name = f"Bot Greedy {seat + 1}" if bot else user.display_name
             results.append(
                 (pk, user and user.pk, seat, name, bot, ranks[seat], pp[seat], ranks[seat] == 1,
-                 turns * 2, 0, False, *sealed.values(), finished_at, public,
+                 turns * 2, 0, False, sealed, finished_at, public,
                  None if with_bot else 1000 + rng.randint(-200, 600),
                  None if with_bot else rng.randint(-40, 40))
             )  # fmt: skip

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chat.models import MAX_LENGTH, Message, Mute, Report, Visit
+from chat.signals import message_posted
 from games import versions
 from games.errors import Conflict, GameError, NotAllowed
 from games.models import Game
@@ -115,9 +116,7 @@ def post(game: Game, user: Any, raw: Any) -> Message:
         )
         _changed(game)
         mark_read(game, user, message.pk)
-        from chat import announce
-
-        announce.new_message(game, message)
+        message_posted.send(sender=Message, game=game, message=message)
     return message
 
 

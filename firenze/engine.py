@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firenze import forms, rules
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
+from firenze import forms, records, rules
 from firenze.log_words import word_line
 from firenze.rules import bots
 from firenze.rules.data import COLORS
@@ -28,8 +30,13 @@ class FirenzeEngine:
     # distinct initials so their seals (BL, BC, BF) tell them apart.
     bot_names: Sequence[str] = ("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante")
     illegal_action = rules.IllegalAction
-    page_template = "firenze/game.html"
+    page_parts: Mapping[str, str] = {
+        part: f"firenze/parts.html#{part}"
+        for part in ("board", "turn", "phases", "actions", "hand", "player", "options", "hands")
+    }
     score_template = "firenze/_score_breakdown.html"
+    score_unit = pgettext_lazy("prestige points", "PP")
+    score_name = gettext_lazy("Prestige points")
     rules_template = "firenze/rules.html"
 
     def option_fields(self) -> dict[str, Any]:
@@ -109,24 +116,20 @@ class FirenzeEngine:
             return None
         return rules.player_view(state, None)["final"]["players"]
 
+    record_facets = records.FACETS
+    seat_tallies = COLORS
+
     def record_details(self, state: rules.State) -> dict[str, Any]:
-        """What a finished game's record keeps beyond places and points: its options, and per
-        seat the commissions sealed per colour (profiles show a favourite colour)."""
-        view = rules.player_view(state, None)
-        options = view["options"]
-        sealed = [dict.fromkeys(COLORS, 0) for _ in range(view["num_players"])]
-        for square in view["board"]["commissions"]:
-            seal = square["seal"]
-            if isinstance(seal, int):  # a seat's seal, not an open or neutral square
-                sealed[seal][square["color"]] += 1
-        return {
-            "game": {
-                "campanile": bool(options["campanile"]),
-                "seal_placement": options["seal_placement"],
-                "neutral_seals": options["neutral_seals"],
-            },
-            "seats": sealed,
-        }
+        return records.record_details(state)
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        return ["Campanile"] if options.get("campanile") else []
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        return records.describe_options(details)
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        return records.career_facts(tallies)
 
     def page_context(
         self,
@@ -138,7 +141,12 @@ class FirenzeEngine:
     ) -> dict[str, Any]:
         from firenze.presenters import game_context
 
-        return game_context(state, viewer, names, colours, moves)
+        context = game_context(state, viewer, names, colours, moves)
+        context["board_hint"] = gettext(
+            "You can also click the board: a card to take it, a tower to add a brick, a "
+            "commission to fulfil it, a brick to pay with it."
+        )
+        return context
 
     def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
         """Every hand, face up: only ever shown once the game is over."""

@@ -18,7 +18,8 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from firenze.rules.cards import CARDS
 from firenze.rules.data import COLORS
-from games.wording import colour_name, ordinal
+from firenze.wording import colour_name
+from games.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
 _CARD = "(?:" + "|".join(sorted(map(re.escape, CARDS), key=len, reverse=True)) + ")"

@@ -21,7 +21,8 @@ from firenze.card_texts import card_text
 from firenze.rules.cards import CARDS
 from firenze.rules.data import COLORS
 from firenze.rules.decisions import DECISIONS
-from games.wording import colour_name, ordinal
+from firenze.wording import colour_name
+from games.wording import ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives
 # keys ("build", "botch"), these name them.

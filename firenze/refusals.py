@@ -3,7 +3,7 @@
 The rules engine says why a move is refused as a Refusal: an English msgid (in the catalogue,
 marked in firenze/rules with words.gettext_noop) and plain values, names by their engine key.
 Here the msgid is translated and the names worded with the tables the pages already use:
-colours (games.wording), phases as the game page's phase strip names them (presenters.PHASES:
+colours (firenze.wording), phases as the game page's phase strip names them (presenters.PHASES:
 the refusal is shown beside it); card names stay English in every
 language (RULINGS.md §2), numbers and balcony numerals as they are.
 """
@@ -16,7 +16,8 @@ from django.utils.translation import gettext
 
 from firenze.presenters import PHASES
 from firenze.rules import IllegalAction, Refusal
-from games.wording import colour_name, in_sentence
+from firenze.wording import colour_name
+from games.wording import in_sentence
 
 PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from firenze.rules.data import COLORS
-from games.wording import colour_name
+from firenze.wording import colour_name
 
 IN_PLAY = [
     ("commissions", gettext_lazy("Commissions")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from django.conf import settings
@@ -19,6 +20,27 @@ from django.conf import settings
 State = Any
 Action = dict[str, Any]
 Bot = Callable[[State, random.Random], Action]
+
+
+@dataclass(frozen=True)
+class RecordFacet:
+    """Something the history of finished games can be filtered by (a game option, say): the
+    query parameter and its choices, ("", "any") first. A record keeps the values of its
+    game's facets (Engine.record_details) in one short indexed column (players.GameRecord)."""
+
+    key: str
+    label: str
+    choices: Sequence[tuple[str, str]]
+
+
+def facet_text(values: Mapping[str, str]) -> str:
+    """The stored form of a record's facet values: ";key=value;" per facet, sorted."""
+    return "".join(f";{key}={values[key]};" for key in sorted(values))
+
+
+def facet_token(key: str, value: str) -> str:
+    """What a record's facet text contains when that facet has that value."""
+    return f";{key}={value};"
 
 
 class UnknownEngine(LookupError):
@@ -39,8 +61,15 @@ class Engine(Protocol):
     default_bot: str
     bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
     illegal_action: type[Exception]  # what apply_action raises; refusal_text words it
-    page_template: str  # the game page, with the partials game, board, panel, players, status
+    # The engine's parts of the platform's game page (templates/games/game.html says where
+    # each goes): template names by part, "board" required; "actions", "hand", "player",
+    # "turn", "phases" and "css" (a static stylesheet) optional; "options" (a forming game's
+    # options in words, `game.options`) for the page of a game still forming; "hands" (every
+    # hand, face up, from replay_context) for the replay of a finished game.
+    page_parts: Mapping[str, str]
     score_template: str  # the final score breakdown (page and replay), "" for none
+    score_unit: str  # what a score is counted in, short (e.g. "PP"), in the reader's language
+    score_name: str  # the same in full
     rules_template: str  # the rules page
 
     # --- options: read by the create form, normalised for storage -------------------------
@@ -75,7 +104,29 @@ class Engine(Protocol):
     def format_line(self, line: str, names: Sequence[str]) -> str: ...
     def changes(self, before: State, after: State) -> dict[str, Any]: ...
     def score_breakdown(self, state: State) -> list[dict[str, Any]] | None: ...
-    def record_details(self, state: State) -> dict[str, Any]: ...
+    def record_details(self, state: State) -> dict[str, Any]:
+        """What a finished game's record keeps beyond places and points: "game" (a small dict,
+        shown by describe_record), "facets" (the value of each of record_facets) and "seats"
+        (a small dict per seat, with ints summed by a profile for seat_tallies)."""
+        ...
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        """A game's notable options as short tags, for the list of open games."""
+        ...
+
+    # --- history and profiles: what records keep and show ------------------------------------
+    record_facets: Sequence[RecordFacet]
+    seat_tallies: Sequence[str]  # the per-seat counts a profile sums over a player's games
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        """A record's "game" details in words, for lists of finished games."""
+        ...
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        """(label, safe HTML) lines for a profile, from the seat_tallies summed over a
+        player's games."""
+        ...
+
     def page_context(
         self,
         state: State,
@@ -83,9 +134,28 @@ class Engine(Protocol):
         names: list[str],
         colours: list[str],
         moves: list[dict[str, Any]],
-    ) -> dict[str, Any]: ...
+    ) -> dict[str, Any]:
+        """What the game page draws, from the viewer's seat: at least my_turn, acting_name,
+        can_undo, final (the score breakdown or None) and players, one dict per seat with
+        seat, name, colour, initial, is_me, is_acting and score (pp_change optional); board_hint
+        (a line under the choices) optional; anything else the engine's parts read."""
+        ...
+
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
     def rules_context(self) -> dict[str, Any]: ...
+
+
+PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts
+
+
+def page_names(engine: Engine) -> dict[str, Any]:
+    """What the platform's game page and replay take from the engine itself (not its state)."""
+    return {
+        "page_parts": engine.page_parts,
+        "score_template": engine.score_template,
+        "score_unit": engine.score_unit,
+        "score_name": engine.score_name,
+    }
 
 
 _ENGINES: dict[tuple[str, str], Engine] = {}

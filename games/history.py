@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.forms import DISPLAY_NAME_MAX_LENGTH
+from games import engines
 from games.listing import listed_games
 from players.models import GameRecord, SeatResult
 
@@ -59,16 +60,22 @@ class HistoryFilters(forms.Form):
         validators=[MinValueValidator(FIRST_DAY), MaxValueValidator(LAST_DAY)],
         widget=forms.DateInput(attrs={"type": "date"}),
     )
-    campanile = forms.ChoiceField(
-        label="Campanile",
-        choices=[
-            ("", gettext_lazy("With or without")),
-            ("on", gettext_lazy("With the Campanile")),
-            ("off", gettext_lazy("Without")),
-        ],
-        required=False,
-    )
     mine = forms.BooleanField(label=gettext_lazy("Only games I played"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """The game's own filters (Engine.record_facets) go before "Only games I played"."""
+        super().__init__(*args, **kwargs)
+        mine = self.fields.pop("mine")
+        for facet in engines.default().record_facets:
+            self.fields[facet.key] = forms.ChoiceField(
+                label=facet.label, choices=list(facet.choices), required=False
+            )
+        self.fields["mine"] = mine
+
+    @property
+    def facet_fields(self) -> list[Any]:
+        """The bound fields of the game's own filters, in order, for the template."""
+        return [self[facet.key] for facet in engines.default().record_facets]
 
 
 @dataclass
@@ -216,8 +223,10 @@ def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet:
         ids = "record_id"
     if "players" in filters:
         rows = rows.filter(**{f"{prefix}num_players": filters["players"]})
-    if "campanile" in filters:
-        rows = rows.filter(**{f"{prefix}campanile": filters["campanile"] == "on"})
+    for facet in engines.default().record_facets:  # each an indexed column's substring
+        if facet.key in filters:
+            token = engines.facet_token(facet.key, filters[facet.key])
+            rows = rows.filter(**{f"{prefix}facets__contains": token})
     if "since" in filters:
         rows = rows.filter(finished_at__gte=_start_of(filters["since"]))
     if "until" in filters:

@@ -34,20 +34,6 @@ def url_with_id(name: str, pk: int) -> str:
     return f"{before}{pk}{after}"
 
 
-def describe_options(options: dict[str, Any]) -> list[str]:
-    """A game's options in words, as lists of games and the finished page show them."""
-    placement = options.get("seal_placement", "recommended")
-    labels = ["Campanile"] if options.get("campanile") else []
-    if placement == "dead_color":
-        labels.append(gettext("dead-colour seals"))
-    else:
-        seals = options.get("neutral_seals", 0)
-        count = ngettext("%(count)s neutral seal", "%(count)s neutral seals", seals)
-        wording = gettext("random placement" if placement == "random" else "recommended placement")
-        labels.append(f"{count % {'count': seals}}, {wording}")
-    return labels
-
-
 @dataclass
 class Standing:
     place: str
@@ -71,6 +57,7 @@ class ListedGame:
     unrated: str  # "", "unrated" or "imported"
     unrated_why: str
     standings: list[Standing]
+    score_unit: str = ""
 
 
 def _days(record: Any) -> str:
@@ -131,6 +118,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                     else gettext("Not rated: a bot played, or played most of a seat")
                 ),
                 standings=standings,
+                score_unit=record.score_unit,
             )
         )
     return rows

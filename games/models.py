@@ -184,6 +184,11 @@ class Game(models.Model):
         return engines.get(self.engine_name, self.rules_version or None)
 
     @property
+    def option_tags(self) -> list[str]:
+        """The game's notable options as short tags (the list of open games)."""
+        return self.engine.option_tags(self.options or {})
+
+    @property
     def title(self) -> str:
         """The game's name if it has one, else its number."""
         return self.name or gettext("Game %(number)s") % {"number": self.pk}

@@ -15,6 +15,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from games import engines
 from games.models import Game, Move, Seat
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
@@ -89,9 +90,9 @@ def build(game: Game, params: Any) -> Replay:
     context.update(engine.replay_context(state, names))
     context["log"] = log
     context["rules_url"] = reverse("games:rules")
-    context["board_template"] = f"{engine.page_template}#board"
-    context["players_template"] = f"{engine.page_template}#players"
-    context["score_template"] = engine.score_template
+    context.update(engines.page_names(engine))
+    context["board_template"] = f"{engines.PAGE_TEMPLATE}#board"
+    context["players_template"] = f"{engines.PAGE_TEMPLATE}#players"
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

@@ -4,10 +4,10 @@
 - If only one seat that has not resigned remains (a two-player game, or everyone else has
   resigned), the game ends at once and that seat wins: there is nobody left to play against.
 - If no person remains who has not resigned (only bots), the game ends at once too; the rest
-  are ranked by the PP they have.
+  are ranked by the points they have.
 - Otherwise a bot takes the seat to the end (it cannot be taken back). The others' game goes
-  on exactly as it would have: the seat still takes cards, builds and competes for
-  commissions, so nobody gains an empty seat's unclaimed commissions or a quicker end, and
+  on exactly as it would have: the seat still plays every turn, so nobody gains what an
+  empty seat would leave unclaimed or a quicker end, and
   their places among each other still mean what they would have.
 
 The resignation is recorded on the seat (``resigned_at``, and ``resigned_step``: the step of

@@ -1,9 +1,9 @@
 """The ranking of a finished game: places with ties, and where resigned players stand.
 
-Most PP wins and equal totals share a place (1st, 2nd, 2nd, 4th), as the rules say a tie
+Most points win and equal totals share a place (1st, 2nd, 2nd, 4th), as the rules say a tie
 gives several winners. A player who resigned is ranked below everyone who did not, whatever
 the bot playing their seat scored afterwards: conceding is a loss. A game a resignation ended
-early is ranked by the PP in play at that moment (there was no final scoring).
+early is ranked by the points in play at that moment (there was no final scoring).
 
 The game page, emails and (later) history and ratings all read this one ranking.
 """

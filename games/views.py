@@ -453,6 +453,7 @@ def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) 
     is_creator = request.user == game.creator
     invitations = list(game.invitations.select_related("user")) if game.is_open else []
     free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
+    context.update(engines.page_names(game.engine))
     context.update(
         is_creator=is_creator,
         free_seats=free_seats,
@@ -511,6 +512,7 @@ def _render_game(
         moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
         moves = _moves(game, turn_no, whole=False, last=2)
+    context.update(engines.page_names(engine))
     context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
@@ -547,7 +549,7 @@ def _render_game(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
     context.update(extra or {})
-    template = template or engine.page_template
+    template = template or engines.PAGE_TEMPLATE
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)

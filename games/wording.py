@@ -1,60 +1,15 @@
-"""Names of the game's things as pages and emails show them, marked for translation.
-
-The engine speaks in keys ("purple", "build"); these are the words players read. The German
-words live in locale/de/LC_MESSAGES/django.po, chosen once here and used everywhere. Card names
-are not here: RULINGS.md §2 keeps them in English in every language of the interface.
-"""
+"""Words the platform puts into sentences in the player's language: a label inside a
+sentence, ordinals. A game's own words (its colours, its kinds of card) are its engine's."""
 
 from __future__ import annotations
 
-from django.utils.functional import Promise
-from django.utils.translation import get_language, pgettext, pgettext_lazy
-
-COLOUR_NAMES: dict[str, Promise] = {
-    "white": pgettext_lazy("brick colour", "white"),
-    "yellow": pgettext_lazy("brick colour", "yellow"),
-    "green": pgettext_lazy("brick colour", "green"),
-    "red": pgettext_lazy("brick colour", "red"),
-    "blue": pgettext_lazy("brick colour", "blue"),
-    "purple": pgettext_lazy("brick colour", "purple"),
-    # Seal colours of the seats (games.models.SEAT_COLOURS) and the neutral seals.
-    "black": pgettext_lazy("seal colour", "black"),
-    "orange": pgettext_lazy("seal colour", "orange"),
-    "teal": pgettext_lazy("seal colour", "teal"),
-    "pink": pgettext_lazy("seal colour", "pink"),
-    "grey": pgettext_lazy("seal colour", "grey"),
-}
-
-
-def _named(names: dict[str, Promise], key: str) -> str:
-    """The key's name in the active language (the key itself if the table lacks it)."""
-    name = names.get(key)
-    return str(name) if name is not None else key
-
-
-def colour_name(key: str) -> str:
-    """The colour's name in the active language (the key itself if it is not a colour)."""
-    return _named(COLOUR_NAMES, key)
+from django.utils.translation import get_language, pgettext
 
 
 def in_sentence(label: str) -> str:
     """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
     as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
     return str(label).lower() if get_language() in (None, "en") else str(label)
-
-
-CARD_KINDS: dict[str, Promise] = {
-    "building": pgettext_lazy("card kind", "building"),
-    "celebration": pgettext_lazy("card kind", "celebration"),
-    "church": pgettext_lazy("card kind", "church"),
-    "event": pgettext_lazy("card kind", "event"),
-    "personnel": pgettext_lazy("card kind", "personnel"),
-}
-
-
-def card_kind(key: str) -> str:
-    """A kind of card in the active language (the key itself if it is not one)."""
-    return _named(CARD_KINDS, key)
 
 
 def ordinal(number: int) -> str:

@@ -6,3 +6,9 @@ from django.apps import AppConfig
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "notifications"
+
+    def ready(self) -> None:
+        from chat.signals import message_posted
+        from notifications.table_talk import new_message
+
+        message_posted.connect(new_message, dispatch_uid="notifications.table_talk")

@@ -27,7 +27,7 @@ from notifications.models import Notification, Webhook
 log = logging.getLogger(__name__)
 
 Format = Webhook.Format
-DISCORD_COLOUR = 0x8E3A1F  # the site's brick red
+DISCORD_COLOUR = 0x8E3A1F  # the site's red
 DISCORD_CONTENT_MAX = 2000
 SLACK_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 

@@ -9,12 +9,12 @@ only what a list shows. They are a cache of the move log like the state is:
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
 from games.models import Game
-
-COLOURS = ("white", "yellow", "green", "red", "blue", "purple")
 
 
 class GameRecord(models.Model):
@@ -25,11 +25,12 @@ class GameRecord(models.Model):
     finished_at = models.DateTimeField()
     num_players = models.PositiveSmallIntegerField()
     is_public = models.BooleanField(help_text="Private games are listed only to their players.")
-    # The options the history filters by, as the game's engine reports them
-    # (Engine.record_details); a game without such options keeps the defaults.
-    campanile = models.BooleanField(default=False)
-    seal_placement = models.CharField(max_length=12, blank=True, default="")
-    neutral_seals = models.PositiveSmallIntegerField(default=0)
+    # What the game's engine keeps of it (Engine.record_details): details in words for lists
+    # (Engine.describe_record), and the values the history filters by (Engine.record_facets)
+    # as one short string, ";key=value;" per facet, carried by the list indexes.
+    engine_name = models.CharField(max_length=40, default="", blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    facets = models.CharField(max_length=120, default="", blank=True)
     turns = models.PositiveIntegerField(help_text="Players' turns, as the engine counts them.")
     moves = models.PositiveIntegerField()
     rated = models.BooleanField()
@@ -40,11 +41,11 @@ class GameRecord(models.Model):
             # The history's lists and counts read only these indexes (the filters' columns are
             # in them): all games newest first, or those of one number of players.
             models.Index(
-                fields=["-finished_at", "-game", "is_public", "num_players", "campanile"],
+                fields=["-finished_at", "-game", "is_public", "num_players", "facets"],
                 name="record_finished",
             ),
             models.Index(
-                fields=["num_players", "-finished_at", "-game", "is_public", "campanile"],
+                fields=["num_players", "-finished_at", "-game", "is_public", "facets"],
                 name="record_players_finished",
             ),
             models.Index(fields=["rated", "finished_at"], name="record_rated_finished"),
@@ -58,16 +59,24 @@ class GameRecord(models.Model):
         return (self.finished_at - self.started_at).days
 
     @property
-    def option_labels(self) -> list[str]:
-        from games.listing import describe_options
+    def engine(self) -> Any:
+        """The current engine of the game's name, or None if this site has none by that name."""
+        from games import engines
 
-        return describe_options(
-            {
-                "campanile": self.campanile,
-                "seal_placement": self.seal_placement,
-                "neutral_seals": self.neutral_seals,
-            }
-        )
+        try:
+            return engines.get(self.engine_name)
+        except engines.UnknownEngine:
+            return None
+
+    @property
+    def option_labels(self) -> list[str]:
+        engine = self.engine
+        return engine.describe_record(self.details) if engine else []
+
+    @property
+    def score_unit(self) -> str:
+        engine = self.engine
+        return str(engine.score_unit) if engine else ""
 
 
 class SeatResult(models.Model):
@@ -96,13 +105,8 @@ class SeatResult(models.Model):
     resigned = models.BooleanField(
         default=False, help_text="The player conceded (games.resign): placed last, a bot went on."
     )
-    # Commissions sealed per tower colour: the profile's favourite colour sums these.
-    white = models.PositiveSmallIntegerField(default=0)
-    yellow = models.PositiveSmallIntegerField(default=0)
-    green = models.PositiveSmallIntegerField(default=0)
-    red = models.PositiveSmallIntegerField(default=0)
-    blue = models.PositiveSmallIntegerField(default=0)
-    purple = models.PositiveSmallIntegerField(default=0)
+    # What the engine keeps of the seat (Engine.record_details): counts a profile sums.
+    details = models.JSONField(default=dict, blank=True)
     # Copied from the record so a player's games can be listed newest first off one index,
     # and their private games found off a small one.
     finished_at = models.DateTimeField()
@@ -120,12 +124,12 @@ class SeatResult(models.Model):
         ]
         indexes = [
             # A player's games newest first; on PostgreSQL it also carries what the profile
-            # sums and charts, so those read the index alone (covering columns: ignored
+            # counts and charts, so those read the index alone (covering columns: ignored
             # elsewhere).
             models.Index(
                 fields=["user", "-finished_at", "-record"],
                 name="result_user_finished",
-                include=["won", "pp", "abandoned", *COLOURS, "rating_shown"],
+                include=["won", "pp", "abandoned", "rating_shown"],
             ),
             models.Index(fields=["record", "user"], name="result_record_user"),
             # The private games a viewer played: the only private games listed to them.
@@ -137,7 +141,7 @@ class SeatResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name}: {self.pp} PP in game {self.record_id}"
+        return f"{self.name}: {self.pp} points in game {self.record_id}"
 
     @property
     def is_bot(self) -> bool:

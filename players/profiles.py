@@ -8,12 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import (
     Avg,
     Count,
     Exists,
     F,
     FilteredRelation,
+    IntegerField,
     Max,
     Min,
     OuterRef,
@@ -21,14 +23,18 @@ from django.db.models import (
     Q,
     Sum,
 )
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 
+from games import engines
 from games.history import records_in_order, visible_to
 from games.listing import ListedGame, listed_games
 from games.models import Game, Seat
-from players.models import COLOURS, Rating, SeatResult
+from players.models import Rating, SeatResult
 from players.ratings import PROVISIONAL_GAMES
 
 LATEST = 10
+TALLY_SECONDS = 24 * 3600
 IN_PROGRESS = 20
 CHART_GAMES = 100
 
@@ -40,7 +46,7 @@ class Career:
     average_pp: float | None
     best_pp: int | None
     abandoned: int
-    favourite_colour: str | None
+    facts: list[tuple[str, str]]  # the game's own lines (Engine.career_facts): label, HTML
     first_game: Any
 
     @property
@@ -49,17 +55,44 @@ class Career:
 
 
 def career(user: Any) -> Career:
+    """The player's counters (off the results' covering index on PostgreSQL), and the game's
+    own lines from its per-seat tallies summed over the player's games (seat_tallies)."""
     totals = SeatResult.objects.filter(user=user).aggregate(
         finished=Count("pk"),
         won=Count("pk", filter=Q(won=True)),
         average_pp=Avg("pp"),
         best_pp=Max("pp"),
         abandoned=Count("pk", filter=Q(abandoned=True)),
-        **{colour: Sum(colour) for colour in COLOURS},
     )
-    sealed = {c: totals.pop(c) or 0 for c in COLOURS}
-    favourite = max(COLOURS, key=lambda c: sealed[c]) if any(sealed.values()) else None
-    return Career(**totals, favourite_colour=favourite, first_game=first_game(user))
+    engine = engines.default()
+    facts = engine.career_facts(summed_tallies(user, engine.seat_tallies))
+    return Career(**totals, facts=facts, first_game=first_game(user))
+
+
+def summed_tallies(user: Any, keys: Any) -> dict[str, int]:
+    """The tallies summed over the player's results, kept in the shared cache until their next
+    finished game: summing JSON keys reads every result row (thousands for a keen player),
+    while the newest result is one step down an index."""
+    keys = list(keys)
+    if not keys:
+        return {}
+    latest = (
+        SeatResult.objects.filter(user=user)
+        .order_by("-finished_at", "-record_id")
+        .values_list("record_id", flat=True)
+        .first()
+    )
+    if latest is None:
+        return dict.fromkeys(keys, 0)
+    cache_key = f"profile-tallies:{user.pk}:{latest}:{','.join(keys)}"
+    summed = cache.get(cache_key)
+    if summed is None:
+        sums = SeatResult.objects.filter(user=user).aggregate(
+            **{name: Sum(Cast(KT(f"details__{name}"), IntegerField())) for name in keys}
+        )
+        summed = {name: sums[name] or 0 for name in keys}
+        cache.set(cache_key, summed, TALLY_SECONDS)
+    return summed
 
 
 def first_game(user: Any) -> Any:

@@ -19,6 +19,7 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import engines
 from games.models import Game, Move, Seat
 from games.results import standings
 from players import ratings
@@ -51,8 +52,8 @@ def record_game_end(
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
     activity = _activity(game)
     now = finished_at or timezone.now()
-    # Places, winners and PP from the one ranking the game page shows: ties share a place, a
-    # resigned player comes last, a game a resignation ended counts the PP in play.
+    # Places, winners and points from the one ranking the game page shows: ties share a place,
+    # a resigned player comes last, a game a resignation ended counts the points in play.
     ranking = {row.seat: row for row in standings(state, seats, game.engine)}
     record = GameRecord.objects.create(
         game=game,
@@ -60,7 +61,9 @@ def record_game_end(
         finished_at=now,
         num_players=game.num_players,
         is_public=game.is_public,
-        **details["game"],
+        engine_name=engine.name,
+        details=details.get("game", {}),
+        facets=engines.facet_text(details.get("facets", {})),
         turns=engine.turn_no(state),
         moves=engine.step(state),
         rated=False,
@@ -88,7 +91,7 @@ def record_game_end(
                 resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
-                **details["seats"][seat.number],
+                details=details["seats"][seat.number],
             )
         )
     record.rated = not imported and is_rated(results)

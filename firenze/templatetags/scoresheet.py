@@ -7,9 +7,9 @@ from typing import Any
 
 from django import template
 
+from firenze.records import describe_options
 from firenze.scoresheet import ScoreSheet
 from firenze.scoresheet import score_sheet as build_sheet
-from games.listing import describe_options
 
 register = template.Library()
 

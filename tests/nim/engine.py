@@ -12,6 +12,7 @@ import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -19,6 +20,13 @@ from django import forms
 
 class NimRefused(ValueError):
     """A move that is not legal now; the message is for the player."""
+
+
+@dataclass(frozen=True)
+class Facet:  # a games.engines.RecordFacet by shape
+    key: str
+    label: str
+    choices: Sequence[tuple[str, str]]
 
 
 class State:
@@ -54,9 +62,16 @@ class NimEngine:
     default_bot = "random"
     bot_names: Sequence[str] = ("Ada", "Bea", "Cy")
     illegal_action = NimRefused
-    page_template = "nim/game.html"
+    # Only the board, the choices and the joker: the platform draws the rest of the page.
+    page_parts: Mapping[str, str] = {
+        "board": "nim/parts.html#board",
+        "actions": "nim/parts.html#actions",
+        "hand": "nim/parts.html#hand",
+    }
     score_template = ""
-    rules_template = "nim/game.html"
+    score_unit = "points"
+    score_name = "Points"
+    rules_template = "nim/rules.html"
 
     def option_fields(self) -> dict[str, Any]:
         return {"stones": forms.IntegerField(label="Stones", min_value=5, max_value=30, initial=9)}
@@ -167,8 +182,32 @@ class NimEngine:
     def score_breakdown(self, state: State) -> list[dict[str, Any]] | None:
         return None
 
+    record_facets: Sequence[Any] = (
+        Facet(
+            key="pile",
+            label="Pile",
+            choices=(("", "Any pile"), ("small", "9 stones or fewer"), ("large", "More")),
+        ),
+    )
+    seat_tallies: Sequence[str] = ("jokers",)
+
     def record_details(self, state: State) -> dict[str, Any]:
-        return {"game": {}, "seats": [{} for _ in range(state.d["n"])]}
+        d = state.d
+        stones = d["options"]["stones"]
+        return {
+            "game": {"stones": stones},
+            "facets": {"pile": "small" if stones <= 9 else "large"},
+            "seats": [{"jokers": int(kept)} for kept in d["jokers"]],
+        }
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        return [f"{options.get('stones', '?')} stones"]
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        return [f"{details.get('stones', '?')} stones"]
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        return [("Jokers kept", str(tallies.get("jokers") or 0))]
 
     def page_context(self, state, viewer, names, colours, moves) -> dict[str, Any]:
         view = self.player_view(state, viewer)
@@ -184,8 +223,16 @@ class NimEngine:
             ],
             "can_undo": my_turn and self.can_undo(state),
             "players": [
-                {"name": name, "colour": colour}
-                for name, colour in zip(names, colours, strict=True)
+                {
+                    "seat": seat,
+                    "name": name,
+                    "colour": colour,
+                    "initial": name[:1].upper(),
+                    "is_me": seat == viewer,
+                    "is_acting": seat == acting,
+                    "score": int(seat == state.d["winner"]),
+                }
+                for seat, (name, colour) in enumerate(zip(names, colours, strict=True))
             ],
             "final": None,
         }

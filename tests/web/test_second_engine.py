@@ -15,7 +15,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import engines, transfer
+from games import engines, lobby, transfer
 from games.models import Game
 from games.timeouts import time_out
 from players.models import GameRecord
@@ -145,3 +145,27 @@ def test_it_plays_a_game_of_nim_through_the_whole_platform(
     out = io.StringIO()
     call_command("replay_games", stdout=out)
     assert "Replayed 2 games: 0 differ." in out.getvalue()
+
+
+def test_it_draws_nims_board_inside_the_platforms_game_page(nim, anna, ben):
+    game = lobby.create_game(anna, num_players=2, options={"stones": 9}, engine_name=nim.name)
+    lobby.join(game, ben)
+    game.refresh_from_db()
+    acting = game.seats.get(number=game.acting_seat).user
+    client = signed_in(acting)
+    page = _page(client, game)
+    # The platform's page: turn line, poll, players strip, log, live region...
+    assert 'id="poller"' in page and 'id="announcer"' in page and 'aria-live="polite"' in page
+    assert "Your turn." in page and "Whole log" in page and 'id="log"' in page
+    assert anna.display_name in page and ben.display_name in page and "0 points" in page
+    # ...around Nim's board and choices, and none of Firenze's.
+    board = page[page.index('id="board"') : page.index("</section>", page.index('id="board"'))]
+    assert "Stones left: 9" in board
+    assert "skyline" not in page and "Storehouse" not in page and "PP" not in page
+    _move(client, game, {"type": "take", "n": 2})
+    page = _page(client, game)
+    assert "↶ Undo last step" in page  # the platform's undo, offered by Nim's can_undo
+    # The htmx part is the platform's too, with Nim's board in it.
+    part = client.get(url("detail", game), HTTP_HX_REQUEST="true").content.decode()
+    assert part.lstrip().startswith("<title>") and 'id="game"' in part
+    assert "Stones left: 7" in part and "<html" not in part

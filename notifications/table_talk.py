@@ -3,10 +3,14 @@ per game, and only if they asked for it (the "new messages" row of their prefere
 default). The player to move reads the table talk when they come to play; their turn email
 lists what was said since their last move.
 
-Runs inside the transaction that stores the message, like games.announce.
+Runs inside the transaction that stores the message, like games.announce: a receiver of
+chat.signals.message_posted (connected in NotificationsConfig.ready), so the table talk does not
+import notifications.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.utils import timezone
 
@@ -19,7 +23,7 @@ from notifications.models import Notification
 KIND = Notification.Kind.NEW_MESSAGES
 
 
-def new_message(game: Game, message: Message) -> None:
+def new_message(sender: Any, *, game: Game, message: Message, **kwargs: Any) -> None:
     seats = game.seats.select_related("user").filter(bot="").exclude(user=None)
     now = timezone.now()
     muting = set(Mute.objects.filter(muted_id=message.author_id).values_list("user_id", flat=True))
