@@ -26,7 +26,7 @@ from tests.web.helpers import (
 
 pytestmark = pytest.mark.django_db
 
-TURN_HEAD = re.compile(r'<h4 class="log-turn-head">(.*?)</h4>', re.S)
+TURN_HEAD = re.compile(r'<h3 class="log-turn-head">(.*?)</h3>', re.S)
 # A line's text may hold profile links (names): everything up to the item's end.
 LINE = re.compile(r'<span class="log-no">([\d.]+)</span><span class="log-text">(.*?)</span></li>')
 TEXT = re.compile(r'<span class="log-text">(.*?)</span></li>')
@@ -103,11 +103,11 @@ def test_the_finished_page_shows_the_whole_log_with_the_final_scoring_last(anna,
     assert turns[-1] == "Final scoring"
     last_turn = turns[-2]
     assert last_turn.startswith(f"Turn {game.load_state().turn_no} ·")
-    final = re.split(r'<h4 class="log-turn-head">', page)[-1]
+    final = re.split(r'<h3 class="log-turn-head">', page)[-1]
     texts = [plain(t) for t in TEXT.findall(final)]
     assert texts[-1] == "The game is over."
     assert any("majority" in t for t in texts)
-    before = re.split(r'<h4 class="log-turn-head">', page)[-2]
+    before = re.split(r'<h3 class="log-turn-head">', page)[-2]
     assert lines_of(before)[-1][1].endswith("ends the turn.")
 
 

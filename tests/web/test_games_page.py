@@ -145,7 +145,7 @@ def test_it_offers_exactly_the_engines_legal_actions_to_the_acting_player_and_no
         page = game_page(browsers[game.acting_seat], game)
         assert offered_actions(page) == legal
         assert page_version(page) == game.version
-        assert "<h3>Other</h3>" not in page  # every action has a proper label
+        assert "<h2>Other</h2>" not in page  # every action has a proper label
         others = [b for seat, b in browsers.items() if seat != game.acting_seat] + watchers
         page = game_page(others[len(seen) % len(others)], game)  # each in turn
         assert offered_actions(page) == []
