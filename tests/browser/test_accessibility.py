@@ -110,9 +110,7 @@ PAGES = [
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_it_finds_no_accessibility_violation_on_any_page(
-    new_page, cast, phone, dark, language
-):
+def test_it_finds_no_accessibility_violation_on_any_page(new_page, cast, phone, dark, language):
     values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
     problems = []
     for person in {who for _, who, _ in PAGES if who}:
