@@ -1,13 +1,20 @@
-"""Fixtures of the outbox tests: a real HTTP receiver on the loopback, a VAPID key made for the
-test (push is off without one), and eager tasks that retry like a worker."""
+"""Fixtures of the web tests: a real HTTP receiver on the loopback, a VAPID key made for the
+test (push is off without one), eager tasks that retry like a worker, and the second engine
+(Nim) registered as the site's default."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from games import engines
 from notifications import push, tasks
 from notifications.management.commands.vapid_keys import new_private_key
+from tests.nim.engine import NimEngine
 from tests.receivers import Receiver
+
+NIM_TEMPLATES = Path(__file__).resolve().parent.parent / "nim" / "templates"
 
 
 @pytest.fixture
@@ -37,3 +44,15 @@ def eager_retries():
     conf.task_eager_propagates = False
     yield
     conf.task_eager_propagates = propagates
+
+
+@pytest.fixture
+def nim(settings):
+    """The Nim engine as the default game, its templates found, for one test."""
+    engine = engines.register(NimEngine())
+    settings.GAMES_DEFAULT_ENGINE = engine.name
+    template = dict(settings.TEMPLATES[0])
+    template["DIRS"] = [*template.get("DIRS", []), NIM_TEMPLATES]
+    settings.TEMPLATES = [template, *settings.TEMPLATES[1:]]
+    yield engine
+    engines.unregister(engine)

@@ -11,13 +11,12 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from games import engines, lobby
+from games import lobby
 from games.models import Game
 from players.models import GameRecord, SeatResult
 from tests.factories import finished_record
-from tests.nim.engine import NimEngine
 from tests.web.helpers import fast_forward, signed_in, started_game
-from tests.web.test_second_engine import NIM_TEMPLATES, _move
+from tests.web.test_second_engine import _move
 
 BEFORE = [("players", "0003_game_record_options_default")]
 HISTORY = reverse("games:history")
@@ -112,17 +111,6 @@ def test_it_filters_the_history_by_firenzes_campanile(anna, ben):
     assert listed(client.get(HISTORY, {"campanile": "off"}).content.decode()) == [without.pk]
     refused = client.get(HISTORY, {"campanile": "maybe"}).content.decode()
     assert "filter was ignored" in refused and len(listed(refused)) == 2
-
-
-@pytest.fixture
-def nim(settings):
-    engine = engines.register(NimEngine())
-    settings.GAMES_DEFAULT_ENGINE = engine.name
-    template = dict(settings.TEMPLATES[0])
-    template["DIRS"] = [*template.get("DIRS", []), NIM_TEMPLATES]
-    settings.TEMPLATES = [template, *settings.TEMPLATES[1:]]
-    yield engine
-    engines.unregister(engine)
 
 
 def _finished_nim(nim, creator, other, stones: int) -> Game:

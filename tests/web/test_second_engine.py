@@ -8,34 +8,19 @@ from __future__ import annotations
 import io
 import json
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import engines, lobby, transfer
+from games import lobby, transfer
 from games.models import Game
 from games.timeouts import time_out
 from players.models import GameRecord
-from tests.nim.engine import NimEngine
 from tests.web.helpers import offered_actions, page_version, signed_in
 
 pytestmark = pytest.mark.django_db
-
-NIM_TEMPLATES = Path(__file__).resolve().parent.parent / "nim" / "templates"
-
-
-@pytest.fixture
-def nim(settings):
-    engine = engines.register(NimEngine())
-    settings.GAMES_DEFAULT_ENGINE = engine.name
-    template = dict(settings.TEMPLATES[0])
-    template["DIRS"] = [*template.get("DIRS", []), NIM_TEMPLATES]
-    settings.TEMPLATES = [template, *settings.TEMPLATES[1:]]
-    yield engine
-    engines.unregister(engine)
 
 
 def url(name: str, game: Game) -> str:
