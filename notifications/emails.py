@@ -297,6 +297,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
     winner_names = [you if seat == mine else context["names"][seat] for seat in sorted(won)]
     resigned = [row.name for row in ranking if row.resigned]
     return {
+        "score_name": game.engine.score_name,  # lazy: worded in the recipient's language
         "results": results,
         "winners": join_names(winner_names),
         "you_won": mine in won,

@@ -59,8 +59,8 @@ def test_it_shows_a_players_counters_as_the_games_ended(client, anna, played):
 
     assert stat(page, "Games finished") == "3"
     assert stat(page, "Won").startswith(f"{wins} ({round(100 * wins / 3)}%)")
-    assert stat(page, "Average PP") == f"{sum(totals) / 3:.1f}"
-    assert stat(page, "Best PP") == str(max(totals))
+    assert stat(page, "Average score") == f"{sum(totals) / 3:.1f}"
+    assert stat(page, "Best score") == str(max(totals))
     assert stat(page, "Lost to timeouts") == "0"
     shown_colour = stat(page, "Favourite tower").split()[-1]
     assert sealed[shown_colour] == most  # the colour of most commissions (any of them on a tie)
@@ -106,7 +106,7 @@ def test_it_shows_a_new_player_with_no_games(client):
 
     assert stat(page, "Games finished") == "0"
     assert stat(page, "Won") == "0"
-    assert stat(page, "Average PP") == stat(page, "Best PP") == "–"
+    assert stat(page, "Average score") == stat(page, "Best score") == "–"
     assert stat(page, "Favourite tower") == stat(page, "First game") == "–"
     assert "Not rated yet" in page
     assert "No finished games yet." in page

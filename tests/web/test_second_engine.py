@@ -103,13 +103,18 @@ def test_it_plays_a_game_of_nim_through_the_whole_platform(
     timed_out = game.moves.filter(timeout=True)
     assert timed_out.count() == 2 and all(m.by_bot and m.seat == 1 for m in timed_out)
 
-    # Play on to the end through the pages.
-    for _ in range(20):
-        game.refresh_from_db()
-        if game.is_finished:
-            break
-        client = clients[seats[game.acting_seat].user_id]
-        _move(client, game, offered_actions(_page(client, game))[0])
+    # Play on to the end through the pages; the game-over email counts in Nim's points.
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(20):
+            game.refresh_from_db()
+            if game.is_finished:
+                break
+            client = clients[seats[game.acting_seat].user_id]
+            _move(client, game, offered_actions(_page(client, game))[0])
+    over_mail = [m for m in mail.outbox if "is over" in m.subject]
+    assert over_mail and "Final scores (Points):" in over_mail[0].body
+    assert not any("restige" in m.body for m in mail.outbox)
     game.refresh_from_db()
     assert game.is_finished
     winner = seats[game.engine.winners(game.load_state())[0]]
