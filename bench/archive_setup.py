@@ -74,7 +74,7 @@ SEAT_COLUMNS = (
     "game", "user", "bot", "number", "colour", "joined", "timeouts_in_row", "autopilot",
 )  # fmt: skip
 RESULT_COLUMNS = (
-    "record", "user", "seat", "name", "bot", "place", "pp", "won", "steps", "bot_steps",
+    "record", "user", "seat", "name", "bot", "place", "score", "won", "steps", "bot_steps",
     "abandoned", "details", "finished_at", "is_public", "rating_shown", "rating_change",
 )  # fmt: skip
 

@@ -681,7 +681,7 @@ def _players(
                     for b in bricks_list(p["store"])
                 ],
                 "store_changed": seat in lit.stores,
-                "pp_change": lit.pp.get(seat, 0),
+                "score_change": lit.pp.get(seat, 0),
                 "towers": [
                     {
                         **t,

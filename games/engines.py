@@ -137,7 +137,7 @@ class Engine(Protocol):
     ) -> dict[str, Any]:
         """What the game page draws, from the viewer's seat: at least my_turn, acting_name,
         can_undo, final (the score breakdown or None) and players, one dict per seat with
-        seat, name, colour, initial, is_me, is_acting and score (pp_change optional); board_hint
+        seat, name, colour, initial, is_me, is_acting and score (score_change optional); board_hint
         (a line under the choices) optional; anything else the engine's parts read."""
         ...
 

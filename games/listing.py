@@ -38,7 +38,7 @@ def url_with_id(name: str, pk: int) -> str:
 class Standing:
     place: str
     name: SafeString  # a profile link, or the plain name of a bot
-    pp: str
+    score: str
     won: bool
     css: str
     change: str  # the rating change, "+12", or "" for unrated games
@@ -89,7 +89,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                 Standing(
                     place=str(result.place),
                     name=player_link(result),
-                    pp=str(result.pp),
+                    score=str(result.score),
                     won=result.won,
                     css=css,
                     change=change,

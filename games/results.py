@@ -23,7 +23,7 @@ class Standing:
     seat: int
     name: str
     colour: str
-    pp: int
+    score: int
     place: int
     tied: bool = False
     resigned: bool = False
@@ -50,15 +50,15 @@ def standings(state: Any, seats: list[Any], engine: Engine | None = None) -> lis
             seat=number,
             name=by_number[number].name,
             colour=by_number[number].colour,
-            pp=pp,
+            score=score,
             place=0,
             resigned=by_number[number].has_resigned,
             breakdown=final[number] if final else None,
         )
-        for number, pp in enumerate(totals)
+        for number, score in enumerate(totals)
     ]
-    rows.sort(key=lambda row: (row.resigned, -row.pp, row.seat))
-    keys = [(row.resigned, row.pp) for row in rows]
+    rows.sort(key=lambda row: (row.resigned, -row.score, row.seat))
+    keys = [(row.resigned, row.score) for row in rows]
     for row, key in zip(rows, keys, strict=True):
         row.place = 1 + keys.index(key)  # the first row with this result
         row.tied = keys.count(key) > 1

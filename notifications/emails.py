@@ -284,7 +284,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
     results = [
         {
             "name": row.name,
-            "score": row.pp,
+            "score": row.score,
             "place": row.place_label,
             "winner": row.winner,
             "resigned": row.resigned,

@@ -92,7 +92,7 @@ class SeatResult(models.Model):
     name = models.CharField(max_length=40, help_text="The seat's name when the game ended.")
     bot = models.CharField(max_length=20, blank=True)
     place = models.PositiveSmallIntegerField(help_text="1 for the winners; ties share a place.")
-    pp = models.SmallIntegerField()
+    score = models.SmallIntegerField()
     won = models.BooleanField()
     steps = models.PositiveIntegerField(default=0)
     bot_steps = models.PositiveIntegerField(
@@ -129,7 +129,7 @@ class SeatResult(models.Model):
             models.Index(
                 fields=["user", "-finished_at", "-record"],
                 name="result_user_finished",
-                include=["won", "pp", "abandoned", "rating_shown"],
+                include=["won", "score", "abandoned", "rating_shown"],
             ),
             models.Index(fields=["record", "user"], name="result_record_user"),
             # The private games a viewer played: the only private games listed to them.
@@ -141,7 +141,7 @@ class SeatResult(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name}: {self.pp} points in game {self.record_id}"
+        return f"{self.name}: {self.score} points in game {self.record_id}"
 
     @property
     def is_bot(self) -> bool:

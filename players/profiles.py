@@ -43,8 +43,8 @@ CHART_GAMES = 100
 class Career:
     finished: int
     won: int
-    average_pp: float | None
-    best_pp: int | None
+    average_score: float | None
+    best_score: int | None
     abandoned: int
     facts: list[tuple[str, str]]  # the game's own lines (Engine.career_facts): label, HTML
     first_game: Any
@@ -60,8 +60,8 @@ def career(user: Any) -> Career:
     totals = SeatResult.objects.filter(user=user).aggregate(
         finished=Count("pk"),
         won=Count("pk", filter=Q(won=True)),
-        average_pp=Avg("pp"),
-        best_pp=Max("pp"),
+        average_score=Avg("score"),
+        best_score=Max("score"),
         abandoned=Count("pk", filter=Q(abandoned=True)),
     )
     engine = engines.default()

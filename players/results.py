@@ -81,7 +81,7 @@ def record_game_end(
                 name=seat.name,
                 bot=seat.bot,
                 place=ranking[seat.number].place,
-                pp=ranking[seat.number].pp,
+                score=ranking[seat.number].score,
                 won=ranking[seat.number].winner,
                 steps=steps,
                 bot_steps=bot_steps,

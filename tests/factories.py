@@ -94,7 +94,7 @@ def finished_record(
             name=seat.name,
             bot=bot,
             place=ranks[number],
-            pp=points,
+            score=points,
             won=ranks[number] == 1,
             steps=turns,
             finished_at=finished_at,

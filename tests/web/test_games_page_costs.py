@@ -234,7 +234,7 @@ def test_the_last_turns_changes_are_highlighted_for_everyone(game, anna, ben):
         page = game_page(signed_in(viewer), game)
         changed = re.findall(r'<li class="storey[^"]*\bchanged\b[^"]*"\s+title="([^"]+)"', page)
         assert changed == [f"green 5: 4 PP, sealed by {mover.public_name} (last turn)"], changed
-        assert re.search(r'class="pp-change"[^>]*>\+4<', page)  # the points the turn brought
+        assert re.search(r'class="score-change"[^>]*>\+4<', page)  # the points the turn brought
 
     # Still lit after the turn ends, until the next player moves.
     while rules.acting_seat(game.load_state()) == seat:
