@@ -40,7 +40,8 @@ def imports(path: Path, name: str, inner: bool) -> set[str]:
                 if child.level:
                     parent = package[: len(package) - child.level + 1]
                     base = ".".join([*parent, base] if base else parent)
-                found.add(base)
+                if child.module or not child.level:  # `from . import x` needs x, not the
+                    found.add(base)  # package's __init__ (already running when x is read)
                 found.update(f"{base}.{alias.name}" for alias in child.names)
             walk(child, nested)
 
