@@ -37,6 +37,8 @@ class FirenzeEngine:
     score_template = "firenze/_score_breakdown.html"
     score_unit = pgettext_lazy("prestige points", "PP")
     score_name = gettext_lazy("Prestige points")
+    tagline = gettext_lazy("Firenze — build the towers of Florence, one turn at a time.")
+    pitch = gettext_lazy("Build the towers of Renaissance Florence with friends, at your own pace.")
     rules_template = "firenze/rules.html"
 
     def option_fields(self) -> dict[str, Any]:

@@ -70,6 +70,8 @@ class Engine(Protocol):
     score_template: str  # the final score breakdown (page and replay), "" for none
     score_unit: str  # what a score is counted in, short (e.g. "PP"), in the reader's language
     score_name: str  # the same in full
+    tagline: str  # the game in one line, in the reader's language (every page's footer)
+    pitch: str  # the game in a sentence for a newcomer (the home page)
     rules_template: str  # the rules page
 
     # --- options: read by the create form, normalised for storage -------------------------

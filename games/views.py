@@ -54,10 +54,10 @@ WATCH_GAMES = 10
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    """The landing page: what Firenze is and where to start."""
+    """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html")
+    return render(request, "home.html", {"pitch": engines.default().pitch})
 
 
 @never_cache

@@ -182,7 +182,7 @@ def test_a_mid_game_board_reads_on_desktop_and_phone(new_page):
         expect(page.locator("#status")).to_contain_text("Your turn")
         expect(page.locator("#board .seal").first).to_be_visible()
         # Four players, three of them bots: every seal still reads differently (B2, B3, B4).
-        marks = page.locator("#players .player header .seal").all_inner_texts()
+        marks = page.locator("#players .player header .seat-mark").all_inner_texts()
         assert len(set(marks)) == 4, marks
         width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], f"horizontal overflow: {width}"

@@ -71,6 +71,8 @@ class NimEngine:
     score_template = ""
     score_unit = "points"
     score_name = "Points"
+    tagline = "Nim — whoever takes the last stone wins."
+    pitch = "Take stones from a pile, a few at a time."
     rules_template = "nim/rules.html"
 
     def option_fields(self) -> dict[str, Any]:

@@ -159,3 +159,10 @@ def test_it_draws_nims_board_inside_the_platforms_game_page(nim, anna, ben):
     part = client.get(url("detail", game), HTTP_HX_REQUEST="true").content.decode()
     assert part.lstrip().startswith("<title>") and 'id="game"' in part
     assert "Stones left: 7" in part and "<html" not in part
+
+
+def test_it_tells_newcomers_about_the_sites_game_in_its_own_words(nim, client):
+    home = client.get("/").content.decode()
+    assert "Take stones from a pile, a few at a time." in home  # the home page's pitch
+    assert "Nim — whoever takes the last stone wins." in home  # every page's footer
+    assert "Florence" not in home and "tower" not in home

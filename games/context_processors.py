@@ -1,0 +1,13 @@
+"""What every page says about the site's game (its footer): the default engine's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+
+from games import engines
+
+
+def game_tagline(request: HttpRequest) -> dict[str, Any]:
+    return {"game_tagline": engines.default().tagline}
