@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from firenze.presenters import PHASES
 from firenze.rules import IllegalAction, Refusal
+from firenze.rules.errors import english
 from firenze.wording import colour_name
 from games.wording import in_sentence
 
@@ -45,4 +46,4 @@ def _worded(key: str, value: Any) -> Any:
         return colour_name(value)
     if key.startswith("phase"):
         return in_sentence(str(PHASE_NAMES.get(value, value)))
-    return ", ".join(value) if isinstance(value, tuple) else value  # as the engine's English
+    return english(value)  # numbers, numerals, card names: as in the engine's English

@@ -75,8 +75,6 @@ class GameQuerySet(models.QuerySet):
 class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
-    # The seats as a move read them (games.play.SeatRow by number), reused by the clock.
-    seat_rows: dict[int | None, Any] | None = None
     # The seats with their players as a move read them under the game's lock (seats_for_page):
     # the move's checks, its turn clock and notifications and the mover's new page all use them.
     page_seats: list[Seat] | None = None
@@ -310,9 +308,16 @@ class Game(models.Model):
         absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
         return clock.reminder_number(self.turn_started_at, self.time_limit, absences, now)
 
+    @property
+    def seat_rows(self) -> dict[int | None, Seat] | None:
+        """The seats a move read already (page_seats) by number, or None outside a move."""
+        if self.page_seats is None:
+            return None
+        return {seat.number: seat for seat in self.page_seats}
+
     def acting_player(self) -> tuple[int | None, bool]:
-        """(user id, whether a bot plays) of the acting seat; uses the seat rows a move read
-        already (games.play.SeatRow) when there are any."""
+        """(user id, whether a bot plays) of the acting seat; uses the seats a move read
+        already when there are any."""
         known = self.seat_rows
         if known is not None:
             seat = known.get(self.acting_seat)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
@@ -31,21 +31,6 @@ STALE = gettext_lazy(
 )
 
 
-class SeatRow(NamedTuple):
-    """A seat as a move reads it once: reused by the clock and queue_bots after the move."""
-
-    number: int
-    user_id: int | None
-    bot: str
-    autopilot: bool
-    timeouts_in_row: int
-    resigned_at: Any
-
-    @property
-    def bot_plays(self) -> bool:
-        return bool(self.bot) or self.autopilot
-
-
 def _seat_number(game: Game, user: Any) -> int:
     """The user's seat. The seats are read once, with their players (Game.seats_for_page): the
     clock, the notifications, queue_bots and the mover's new page reuse them after the move."""
@@ -53,9 +38,6 @@ def _seat_number(game: Game, user: Any) -> int:
         raise NotInGame(_("Sign in to play."))
     seats = game.seats_for_page()
     game.page_seats = seats
-    game.seat_rows = {
-        seat.number: SeatRow(*(getattr(seat, field) for field in SeatRow._fields)) for seat in seats
-    }
     mine = next((seat for seat in seats if seat.user_id == user.pk), None)
     if mine is None:
         raise NotInGame(_("You are not playing in this game."))
@@ -93,9 +75,7 @@ def submit_move(game_id: int, user: Any, action: Any, version: int | None) -> Ga
         record_move(game, seat, canonical, new_state, before=state)
         if rows[seat].timeouts_in_row:  # moving in time ends a run of timeouts
             game.seats.filter(number=seat).update(timeouts_in_row=0)
-            for row in game.page_seats or []:
-                if row.number == seat:
-                    row.timeouts_in_row = 0
+            rows[seat].timeouts_in_row = 0  # the seat the mover's new page shows
     queue_bots(game)
     return game
 
