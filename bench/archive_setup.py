@@ -21,9 +21,9 @@ from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
 
-from firenze.engine import SEAT_COLOURS
-from firenze.rules.data import COLORS as COLOURS
 from games.models import Game, Seat
+from games.rules.firenze.engine import SEAT_COLOURS
+from games.rules.firenze.rules.data import COLORS as COLOURS
 from players.models import GameRecord, Rating, SeatResult
 from players.results import places
 

@@ -192,9 +192,9 @@ def child(name: str) -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from firenze import rules
-    from firenze.rules.bots import greedy
     from games import lobby, play
+    from games.rules.firenze import rules
+    from games.rules.firenze.rules.bots import greedy
     from notifications.models import PushSubscription, Webhook
     from tests.factories import UserFactory
     from tests.receivers import Device, Receiver

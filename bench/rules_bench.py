@@ -10,8 +10,8 @@ import random
 import statistics
 import time
 
-from firenze.rules import apply_action, is_over, legal_actions, new_game, winners
-from firenze.rules.bots import greedy, play_game, random_player
+from games.rules.firenze.rules import apply_action, is_over, legal_actions, new_game, winners
+from games.rules.firenze.rules.bots import greedy, play_game, random_player
 
 GAMES_FOR_TIMING = 30
 GAMES_FOR_STRENGTH = 200

@@ -27,11 +27,11 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from firenze import rules  # noqa: E402
-from firenze.rules.bots import greedy  # noqa: E402
 from games import lobby  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.play import record_move  # noqa: E402
+from games.rules.firenze import rules  # noqa: E402
+from games.rules.firenze.rules.bots import greedy  # noqa: E402
 
 OPEN_GAMES = 10_000
 

@@ -30,8 +30,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client, RequestFactory  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from firenze.rules.bots import greedy  # noqa: E402
 from firenze_site.celery import app  # noqa: E402
+from games.rules.firenze.rules.bots import greedy  # noqa: E402
 
 MOVES = 300
 MOVE_POSTS = 100

@@ -10,11 +10,11 @@ import random
 
 from django.contrib.auth import get_user_model
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import lobby
 from games.models import Game
 from games.play import record_move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 
 
 def long_game(moves: int = 300) -> tuple[Game, object]:

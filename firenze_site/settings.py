@@ -61,7 +61,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "csp",
     "games",
-    "firenze",
+    "games.rules.firenze",
     "accounts",
     "notifications",
     "players",
@@ -452,5 +452,5 @@ LOGGING = {
     },
 }
 
-# The game a new table plays: the name of an engine registered in games.engines.
+# The game a new table plays: the name of an engine registered in games.rules.registry.
 GAMES_DEFAULT_ENGINE = "firenze"

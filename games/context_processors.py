@@ -6,8 +6,8 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games import engines
+from games.rules import registry
 
 
 def game_tagline(request: HttpRequest) -> dict[str, Any]:
-    return {"game_tagline": engines.default().tagline}
+    return {"game_tagline": registry.default().tagline}

@@ -20,8 +20,8 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import engines
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
+from games.rules import protocol, registry
 
 LIMIT_CHOICES = [(str(int(limit.total_seconds())), text) for limit, text in TIME_LIMITS]
 
@@ -61,10 +61,10 @@ class CreateGameForm(forms.Form):
         help_text=_("Otherwise you get an email when the table is full, and start it yourself."),
     )
 
-    def __init__(self, *args: Any, engine: engines.Engine | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
         """The platform's fields with the engine's options after the player count."""
         super().__init__(*args, **kwargs)
-        self.engine = engine or engines.default()
+        self.engine = engine or registry.default()
         counts = range(self.engine.min_players, self.engine.max_players + 1)
         self.fields["num_players"].choices = [(n, str(n)) for n in counts]
         fields = list(self.fields.items())

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games.engines import Engine
+from games.rules.protocol import Engine
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
 PAGE_TURNS = 6

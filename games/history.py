@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.forms import DISPLAY_NAME_MAX_LENGTH
-from games import engines
 from games.listing import listed_games
+from games.rules import protocol, registry
 from players.models import GameRecord, SeatResult
 
 PER_PAGE = 50
@@ -66,7 +66,7 @@ class HistoryFilters(forms.Form):
         """The game's own filters (Engine.record_facets) go before "Only games I played"."""
         super().__init__(*args, **kwargs)
         mine = self.fields.pop("mine")
-        for facet in engines.default().record_facets:
+        for facet in registry.default().record_facets:
             self.fields[facet.key] = forms.ChoiceField(
                 label=facet.label, choices=list(facet.choices), required=False
             )
@@ -75,7 +75,7 @@ class HistoryFilters(forms.Form):
     @property
     def facet_fields(self) -> list[Any]:
         """The bound fields of the game's own filters, in order, for the template."""
-        return [self[facet.key] for facet in engines.default().record_facets]
+        return [self[facet.key] for facet in registry.default().record_facets]
 
 
 @dataclass
@@ -223,9 +223,9 @@ def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet:
         ids = "record_id"
     if "players" in filters:
         rows = rows.filter(**{f"{prefix}num_players": filters["players"]})
-    for facet in engines.default().record_facets:  # each an indexed column's substring
+    for facet in registry.default().record_facets:  # each an indexed column's substring
         if facet.key in filters:
-            token = engines.facet_token(facet.key, filters[facet.key])
+            token = protocol.facet_token(facet.key, filters[facet.key])
             rows = rows.filter(**{f"{prefix}facets__contains": token})
     if "since" in filters:
         rows = rows.filter(finished_at__gte=_start_of(filters["since"]))

@@ -17,10 +17,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, engines
+from games import announce
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
+from games.rules import registry
 
 ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
 
@@ -36,7 +37,7 @@ def create_game(
     auto_start: bool = True,
     engine_name: str = "",
 ) -> Game:
-    engine = engines.get(engine_name) if engine_name else engines.default()
+    engine = registry.get(engine_name) if engine_name else registry.default()
     try:  # validates count and options; stored with every default filled in
         options = engine.normalise_options(num_players, options)
     except ValueError as exc:

@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import clock, engines
+from games import clock
+from games.rules import protocol, registry
 
 log = logging.getLogger(__name__)
 
@@ -102,8 +103,8 @@ class Game(models.Model):
     )
     engine_name = models.CharField(
         max_length=40,
-        default=engines.default_name,
-        help_text="The game played: the name of its engine in games.engines.",
+        default=registry.default_name,
+        help_text="The game played: the name of its engine in games.rules.registry.",
     )
     rules_version = models.CharField(
         max_length=20,
@@ -172,14 +173,14 @@ class Game(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self.rules_version:  # a new game plays the current rules of its engine
-            self.rules_version = engines.get(self.engine_name).rules_version
+            self.rules_version = registry.get(self.engine_name).rules_version
         super().save(*args, **kwargs)
 
     @property
-    def engine(self) -> engines.Engine:
+    def engine(self) -> protocol.Engine:
         """The engine of the rules this game is played under: everything the platform asks
         about the game goes through it. UnknownEngine if this site cannot play it."""
-        return engines.get(self.engine_name, self.rules_version or None)
+        return registry.get(self.engine_name, self.rules_version or None)
 
     @property
     def option_tags(self) -> list[str]:
@@ -197,10 +198,10 @@ class Game(models.Model):
 
     # --- engine state -----------------------------------------------------------------------
 
-    def initial_state(self) -> engines.State:
+    def initial_state(self) -> protocol.State:
         return self.engine.new_game(self.num_players, self.seed, self.options)
 
-    def load_state(self) -> engines.State:
+    def load_state(self) -> protocol.State:
         """The cached state, or the log's replay when the cache is from an older schema of the
         engine's state (or unreadable): the move log is the truth, the state only a cache."""
         try:
@@ -209,7 +210,7 @@ class Game(models.Model):
             log.warning("game %s: stored state unreadable, replaying its move log", self.pk)
             return self.replayed_state()
 
-    def store_state(self, state: engines.State) -> None:
+    def store_state(self, state: protocol.State) -> None:
         engine = self.engine
         self.state = engine.to_dict(state)
         self.acting_seat = engine.acting_seat(state)
@@ -217,7 +218,7 @@ class Game(models.Model):
             self.status = self.Status.FINISHED
             self.deadline = self.next_reminder_at = None
 
-    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> engines.State:
+    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> protocol.State:
         """The state rebuilt from seed, options and the move log alone."""
         if moves is None:
             moves = list(self.moves.order_by("seq").values_list("action", flat=True))

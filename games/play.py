@@ -18,9 +18,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import announce, engines, pagecache, versions
+from games import announce, pagecache, versions
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move
+from games.rules import protocol
 from players.results import record_game_end
 
 log = logging.getLogger(__name__)
@@ -101,11 +102,11 @@ def record_move(
     game: Game,
     seat: int,
     action: dict,
-    new_state: engines.State,
+    new_state: protocol.State,
     *,
     by_bot: bool = False,
     timeout: bool = False,
-    before: engines.State | None = None,
+    before: protocol.State | None = None,
 ) -> None:
     """Store the move and the new cached state, or raise Conflict if someone got there first.
 
@@ -140,7 +141,7 @@ def record_move(
         announce.turn_passed(game, engine.step(new_state))
 
 
-def _save(game: Game, state: engines.State, *, turn_passed: bool = True) -> None:
+def _save(game: Game, state: protocol.State, *, turn_passed: bool = True) -> None:
     old_version = game.version
     game.store_state(state)
     if turn_passed:

@@ -15,8 +15,8 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from games import engines
 from games.models import Game, Move, Seat
+from games.rules import protocol
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first
@@ -90,9 +90,9 @@ def build(game: Game, params: Any) -> Replay:
     context.update(engine.replay_context(state, names))
     context["log"] = log
     context["rules_url"] = reverse("games:rules")
-    context.update(engines.page_names(engine))
-    context["board_template"] = f"{engines.PAGE_TEMPLATE}#board"
-    context["players_template"] = f"{engines.PAGE_TEMPLATE}#players"
+    context.update(protocol.page_names(engine))
+    context["board_template"] = f"{protocol.PAGE_TEMPLATE}#board"
+    context["players_template"] = f"{protocol.PAGE_TEMPLATE}#players"
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.contrib.humanize.templatetags.humanize import ordinal
 
-from games.engines import Engine
+from games.rules.protocol import Engine
 
 
 @dataclass

@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Lower
 
-from games import engines
 from games.models import Game, Move, Seat
+from games.rules import protocol, registry
 from players.results import record_game_end
 
 FORMAT = 1
@@ -52,7 +52,7 @@ def export_game(game: Game) -> dict[str, Any]:
 def import_game(raw: bytes | str) -> Game:
     """Replay a record through the engine and store it as a finished, unrated game."""
     record = _parse(raw)
-    engine = engines.get(record["engine"], record["rules_version"])
+    engine = registry.get(record["engine"], record["rules_version"])
     people = _people(record["seats"])
     state, logs = _replay(engine, record)
     with transaction.atomic():
@@ -76,12 +76,12 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise ImportRefused("The file must hold one JSON object (a game record).")
     try:
-        engine = engines.get(str(record.get("engine")))
-    except engines.UnknownEngine:
-        raise ImportRefused(f"This is not a {engines.default_name()} game record.") from None
+        engine = registry.get(str(record.get("engine")))
+    except registry.UnknownEngine:
+        raise ImportRefused(f"This is not a {registry.default_name()} game record.") from None
     version = record.get("rules_version")
     _check(
-        isinstance(version, str) and version in engines.versions(engine.name),
+        isinstance(version, str) and version in registry.versions(engine.name),
         f"The record was played under rules version {str(version)[:20]!r}; "
         f"this site plays version {engine.rules_version!r}.",
     )
@@ -153,8 +153,8 @@ def _people(seats: list[dict[str, Any]]) -> dict[int, Any]:
 
 
 def _replay(
-    engine: engines.Engine, record: dict[str, Any]
-) -> tuple[engines.State, list[list[str]]]:
+    engine: protocol.Engine, record: dict[str, Any]
+) -> tuple[protocol.State, list[list[str]]]:
     """The final state, and each move's log lines to store with it."""
     logs = []
     try:
@@ -190,10 +190,10 @@ def _replay(
 
 
 def _store(
-    engine: engines.Engine,
+    engine: protocol.Engine,
     record: dict[str, Any],
     people: dict[int, Any],
-    state: engines.State,
+    state: protocol.State,
     logs: list[list[str]],
 ) -> Game:
     creator = people[min(people)]

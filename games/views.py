@@ -31,7 +31,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.templatetags.chat import thread_context
-from games import absences, engines, limits, lobby, lobbycache, pagecache, play, poll, versions
+from games import absences, limits, lobby, lobbycache, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
@@ -47,6 +47,7 @@ from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Game, Invitation, Move, Seat
 from games.resign import resign as resign_seat
 from games.results import standings
+from games.rules import protocol, registry
 from games.wording import in_sentence
 
 WATCH_GAMES = 10
@@ -57,7 +58,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html", {"pitch": engines.default().pitch})
+    return render(request, "home.html", {"pitch": registry.default().pitch})
 
 
 @never_cache
@@ -83,7 +84,7 @@ favicon.skip_user_time_zone = True
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
     """The rules as this site plays them; the game page links its phases and cards here."""
-    engine = engines.default()
+    engine = registry.default()
     return render(request, engine.rules_template, engine.rules_context())
 
 
@@ -453,7 +454,7 @@ def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) 
     is_creator = request.user == game.creator
     invitations = list(game.invitations.select_related("user")) if game.is_open else []
     free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
-    context.update(engines.page_names(game.engine))
+    context.update(protocol.page_names(game.engine))
     context.update(
         is_creator=is_creator,
         free_seats=free_seats,
@@ -512,7 +513,7 @@ def _render_game(
         moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
         moves = _moves(game, turn_no, whole=False, last=2)
-    context.update(engines.page_names(engine))
+    context.update(protocol.page_names(engine))
     context.update(engine.page_context(state, viewer, names, colours, moves))
     context["whole_log"] = whole_log
     if log_html is None:
@@ -549,7 +550,7 @@ def _render_game(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
     )
     context.update(extra or {})
-    template = template or engines.PAGE_TEMPLATE
+    template = template or protocol.PAGE_TEMPLATE
     if partial:
         template = f"{template}#{partial}"
     return render(request, template, context)

@@ -61,11 +61,11 @@ class GameRecord(models.Model):
     @property
     def engine(self) -> Any:
         """The current engine of the game's name, or None if this site has none by that name."""
-        from games import engines
+        from games.rules import registry
 
         try:
-            return engines.get(self.engine_name)
-        except engines.UnknownEngine:
+            return registry.get(self.engine_name)
+        except registry.UnknownEngine:
             return None
 
     @property

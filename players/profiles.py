@@ -26,10 +26,10 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from games import engines
 from games.history import records_in_order, visible_to
 from games.listing import ListedGame, listed_games
 from games.models import Game, Seat
+from games.rules import registry
 from players.models import Rating, SeatResult
 from players.ratings import PROVISIONAL_GAMES
 
@@ -64,7 +64,7 @@ def career(user: Any) -> Career:
         best_score=Max("score"),
         abandoned=Count("pk", filter=Q(abandoned=True)),
     )
-    engine = engines.default()
+    engine = registry.default()
     facts = engine.career_facts(summed_tallies(user, engine.seat_tallies))
     return Career(**totals, facts=facts, first_game=first_game(user))
 

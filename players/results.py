@@ -19,9 +19,9 @@ from django.db.models import Count, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import engines
 from games.models import Game, Move, Seat
 from games.results import standings
+from games.rules import protocol
 from players import ratings
 from players.models import GameRecord, Rating, SeatResult
 
@@ -63,7 +63,7 @@ def record_game_end(
         is_public=game.is_public,
         engine_name=engine.name,
         details=details.get("game", {}),
-        facets=engines.facet_text(details.get("facets", {})),
+        facets=protocol.facet_text(details.get("facets", {})),
         turns=engine.turn_no(state),
         moves=engine.step(state),
         rated=False,

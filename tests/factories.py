@@ -52,8 +52,8 @@ def finished_record(
 
     from django.utils import timezone
 
-    from firenze.engine import SEAT_COLOURS
     from games.models import Game, Seat
+    from games.rules.firenze.engine import SEAT_COLOURS
     from players.models import GameRecord, SeatResult
     from players.results import places
 

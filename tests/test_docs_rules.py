@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from firenze.rules import cards, data
-from firenze.rules.setup import normalize_options
+from games.rules.firenze.rules import cards, data
+from games.rules.firenze.rules.setup import normalize_options
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

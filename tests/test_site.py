@@ -138,7 +138,7 @@ def test_every_page_links_the_main_pages_in_its_header(client):
 
 @pytest.mark.django_db
 def test_the_rules_page_explains_every_card_phase_and_option(client):
-    from firenze.rules.cards import CARDS
+    from games.rules.firenze.rules.cards import CARDS
 
     page = client.get("/rules/").content.decode()
     for card in CARDS:
@@ -155,7 +155,7 @@ def test_the_rules_page_explains_every_card_phase_and_option(client):
 def test_the_rules_page_shows_a_card_registered_by_its_entry_alone(client, monkeypatch):
     """A card added to the registry (a hypothetical one, for this test only) is on the rules
     page with its count, phase and help: the page has no list of cards of its own."""
-    from firenze.rules.cards import CARDS
+    from games.rules.firenze.rules.cards import CARDS
     from tests.rules.test_a_new_card import JESTER
 
     monkeypatch.setitem(CARDS, "Jester", JESTER)

@@ -107,8 +107,8 @@ def test_it_words_every_card_in_german_from_its_registry_entry():
     text and its help, so a new card cannot reach the page untranslated."""
     from django.utils import translation
 
-    from firenze.card_texts import card_help, card_text
-    from firenze.rules.cards import CARDS
+    from games.rules.firenze.card_texts import card_help, card_text
+    from games.rules.firenze.rules.cards import CARDS
 
     with translation.override("en"):
         assert all(card_text(name) == card.text for name, card in CARDS.items())

@@ -4,7 +4,7 @@ the values are written here as literals, since a migration must not change with 
 
 from django.db import migrations, models
 
-import games.engines
+import games.rules.registry
 
 
 def existing_games_play_firenze_1(apps, schema_editor):
@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
             name="engine_name",
             field=models.CharField(
                 default="firenze",
-                help_text="The game played: the name of its engine in games.engines.",
+                help_text="The game played: the name of its engine in games.rules.registry.",
                 max_length=40,
             ),
             preserve_default=False,
@@ -32,8 +32,8 @@ class Migration(migrations.Migration):
             model_name="game",
             name="engine_name",
             field=models.CharField(
-                default=games.engines.default_name,
-                help_text="The game played: the name of its engine in games.engines.",
+                default=games.rules.registry.default_name,
+                help_text="The game played: the name of its engine in games.rules.registry.",
                 max_length=40,
             ),
         ),

@@ -13,10 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from firenze import rules
-from firenze.rules import bots
 from games import lobby, play
 from games.models import Game
+from games.rules.firenze import rules
+from games.rules.firenze.rules import bots
 from tests.factories import UserFactory
 
 # The poll runs every 5 s, so a page may take that long to show another seat's move.

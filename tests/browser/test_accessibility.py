@@ -16,9 +16,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 
-from firenze import rules
 from games import lobby
 from games.models import Absence
+from games.rules.firenze import rules
 from notifications import links
 from tests.browser.helpers import play_greedily_until, started_game, user
 from tests.web.helpers import fast_forward

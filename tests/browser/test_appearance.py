@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from firenze import rules
+from games.rules.firenze import rules
 from tests.browser.helpers import (
     SCREENSHOTS,
     play_greedily_until,

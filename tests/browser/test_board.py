@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from firenze import rules
 from games.models import Move
+from games.rules.firenze import rules
 from tests.browser.helpers import (
     act,
     board_button,

@@ -12,8 +12,8 @@ import random
 import pytest
 from playwright.sync_api import expect
 
-from firenze import rules
-from firenze.rules import bots
+from games.rules.firenze import rules
+from games.rules.firenze.rules import bots
 from tests.browser.helpers import screenshot, started_game, user, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

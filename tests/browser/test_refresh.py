@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from firenze import rules
 from games import play
+from games.rules.firenze import rules
 from tests.browser.helpers import started_game, user, user_of_seat, version
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,9 +16,9 @@ from collections import Counter
 
 import pytest
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games.models import Game
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from notifications.models import Notification
 from notifications.tasks import send_notification
 from tests.integration.conftest import TIMEOUT, Browser, Stack, wait_until

@@ -2,7 +2,7 @@
 
 A pile of stones; in turn each player takes 1 to 3 (or up to 4 once, with the joker card only
 they can see), then ends the turn (the take can be undone until then). Whoever takes the last
-stone wins with 1 point. Nothing here imports the platform or Firenze: only games.engines'
+stone wins with 1 point. Nothing here imports the platform or Firenze: only games.rules.protocol'
 protocol, by shape.
 """
 
@@ -23,7 +23,7 @@ class NimRefused(ValueError):
 
 
 @dataclass(frozen=True)
-class Facet:  # a games.engines.RecordFacet by shape
+class Facet:  # a games.protocol.RecordFacet by shape
     key: str
     label: str
     choices: Sequence[tuple[str, str]]

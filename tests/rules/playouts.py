@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from firenze.rules import State, apply_action, is_over, legal_actions, new_game
-from firenze.rules.bots import greedy, random_player
+from games.rules.firenze.rules import State, apply_action, is_over, legal_actions, new_game
+from games.rules.firenze.rules.bots import greedy, random_player
 
 OPTION_SETS = [
     {},

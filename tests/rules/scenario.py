@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from firenze.rules import (
+from games.rules.firenze.rules import (
     IllegalAction,
     State,
     apply_action,
@@ -20,7 +20,7 @@ from firenze.rules import (
     player_view,
     to_dict,
 )
-from firenze.rules.data import COLOR_INDEX, COLORS
+from games.rules.firenze.rules.data import COLOR_INDEX, COLORS
 
 CAST = ["Anna", "Ben", "Carla", "Dario"]
 Action = dict[str, Any]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from firenze.rules import IllegalAction, apply_action, legal_actions, new_game, to_dict
-from firenze.rules.bots import greedy
-from firenze.rules.cards import CARDS, Personnel
-from firenze.rules.words import gettext_noop
+from games.rules.firenze.rules import IllegalAction, apply_action, legal_actions, new_game, to_dict
+from games.rules.firenze.rules.bots import greedy
+from games.rules.firenze.rules.cards import CARDS, Personnel
+from games.rules.firenze.rules.words import gettext_noop
 from tests.rules.scenario import (
     choose,
     game,

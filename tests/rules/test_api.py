@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firenze.rules import (
+from games.rules.firenze.rules import (
     IllegalAction,
     acting_seat,
     apply_action,

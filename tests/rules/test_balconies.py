@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from firenze.rules import legal_actions, player_view, scores
+from games.rules.firenze.rules import legal_actions, player_view, scores
 
 from . import scenario
 from .rulings import BALCONY_GROUPS, PRINTED_PP

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import random
 
-from firenze.rules import apply_action, from_dict, legal_actions, new_game, to_dict, winners
-from firenze.rules.bots import greedy, play_game, random_player
+from games.rules.firenze.rules import (
+    apply_action,
+    from_dict,
+    legal_actions,
+    new_game,
+    to_dict,
+    winners,
+)
+from games.rules.firenze.rules.bots import greedy, play_game, random_player
 
 from .playouts import playout
 

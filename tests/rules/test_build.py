@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from firenze.rules import legal_actions, player_view
+from games.rules.firenze.rules import legal_actions, player_view
 
 from .scenario import (
     END_PHASE,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from firenze.rules import State, legal_actions
-from firenze.rules.data import COLOR_INDEX
+from games.rules.firenze.rules import State, legal_actions
+from games.rules.firenze.rules.data import COLOR_INDEX
 from tests.rules.scenario import (
     END_PHASE,
     END_TURN,

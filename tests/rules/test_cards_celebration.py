@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from firenze.rules import (
+from games.rules.firenze.rules import (
     State,
     acting_seat,
     is_over,

@@ -6,8 +6,8 @@ move are the ones the event itself moves, plus the bricks lying on the event car
 
 from __future__ import annotations
 
-from firenze.rules import State, legal_actions
-from firenze.rules.data import COLORS
+from games.rules.firenze.rules import State, legal_actions
+from games.rules.firenze.rules.data import COLORS
 from tests.rules.scenario import (
     bricks,
     choose,

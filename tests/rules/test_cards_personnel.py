@@ -6,8 +6,8 @@ turn (old=False), so a scenario only shows the card at work.
 
 from __future__ import annotations
 
-from firenze.rules import State, acting_seat, can_undo, legal_actions, player_view
-from firenze.rules.data import COLORS
+from games.rules.firenze.rules import State, acting_seat, can_undo, legal_actions, player_view
+from games.rules.firenze.rules.data import COLORS
 from tests.rules.scenario import (
     END_PHASE,
     END_TURN,

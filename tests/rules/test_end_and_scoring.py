@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from firenze.rules import (
+from games.rules.firenze.rules import (
     acting_seat,
     is_over,
     legal_actions,
@@ -15,7 +15,7 @@ from firenze.rules import (
     to_dict,
     winners,
 )
-from firenze.rules.data import COLOR_INDEX, END_TILE_PP, LEVEL_TILE_PP, printed_pp
+from games.rules.firenze.rules.data import COLOR_INDEX, END_TILE_PP, LEVEL_TILE_PP, printed_pp
 
 from .playouts import final_state
 from .scenario import (

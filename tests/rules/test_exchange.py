@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firenze.rules import legal_actions
+from games.rules.firenze.rules import legal_actions
 
 from .scenario import (
     END_PHASE,

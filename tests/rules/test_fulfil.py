@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firenze.rules import legal_actions, player_view, scores
+from games.rules.firenze.rules import legal_actions, player_view, scores
 
 from .rulings import BALCONY_GROUPS, PRINTED_PP
 from .scenario import (

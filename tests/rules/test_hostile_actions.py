@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firenze.rules import IllegalAction, apply_action, legal_actions, to_dict
-from firenze.rules.checks import ACTION_KEYS, ACTION_TYPES
+from games.rules.firenze.rules import IllegalAction, apply_action, legal_actions, to_dict
+from games.rules.firenze.rules.checks import ACTION_KEYS, ACTION_TYPES
 
 from .playouts import playout
 

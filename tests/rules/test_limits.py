@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from firenze.rules import acting_seat, legal_actions, player_view
+from games.rules.firenze.rules import acting_seat, legal_actions, player_view
 
 from .scenario import (
     END_PHASE,

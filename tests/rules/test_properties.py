@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from firenze.rules import (
+from games.rules.firenze.rules import (
     acting_seat,
     apply_action,
     from_dict,
@@ -18,8 +18,8 @@ from firenze.rules import (
     to_dict,
     winners,
 )
-from firenze.rules.cards import CARDS
-from firenze.rules.data import SEALS_PER_PLAYER, SUPPLY
+from games.rules.firenze.rules.cards import CARDS
+from games.rules.firenze.rules.data import SEALS_PER_PLAYER, SUPPLY
 
 from .playouts import final_state, playout, setup_for
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from firenze.rules import apply_action, legal_actions
-from firenze.rules.checks import ACTION_TYPES, check
-from firenze.rules.data import COLORS
-from firenze.rules.errors import IllegalAction, Refusal
-from firenze.rules.legal import PHASE_CANDIDATES, candidates
-from firenze.rules.state import State
+from games.rules.firenze.rules import apply_action, legal_actions
+from games.rules.firenze.rules.checks import ACTION_TYPES, check
+from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.rules.errors import IllegalAction, Refusal
+from games.rules.firenze.rules.legal import PHASE_CANDIDATES, candidates
+from games.rules.firenze.rules.state import State
 
 from .playouts import playout
 

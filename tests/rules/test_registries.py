@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from firenze.rules import data
-from firenze.rules.cards import (
+from games.rules.firenze.rules import data
+from games.rules.firenze.rules.cards import (
     CARD_KIND,
     CARDS,
     PERSONNEL_PHASES,
@@ -21,9 +21,9 @@ from firenze.rules.cards import (
     final_pp,
     privilege,
 )
-from firenze.rules.decisions import DECISIONS
+from games.rules.firenze.rules.decisions import DECISIONS
 
-RULES = Path(__file__).resolve().parents[2] / "firenze" / "rules"
+RULES = Path(__file__).resolve().parents[2] / "games" / "rules" / "firenze" / "rules"
 KINDS = {data.EVENT, data.PERSONNEL, data.CELEBRATION, data.BUILDING, data.CHURCH}
 
 

@@ -1,6 +1,6 @@
 """A change of the engine that would replay finished games differently must raise
 RULES_VERSION: stored games keep the version they were played under, and replay_games replays
-each with its own version's engine (games.engines).
+each with its own version's engine (games.rules.protocol).
 
 tests/rules/finished_games.json holds six finished games (every player count and option,
 played by the bots under the RULES_VERSION it names): their moves, final scores and a digest
@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from firenze import rules
-from firenze.rules.bots import greedy, random_player
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy, random_player
 
 FILE = Path(__file__).with_name("finished_games.json")
 GAMES = [

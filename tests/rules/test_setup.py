@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from firenze.rules import acting_seat, new_game, player_view, to_dict
+from games.rules.firenze.rules import acting_seat, new_game, player_view, to_dict
 
 COLORS = ["white", "yellow", "green", "red", "blue", "purple"]
 SUPPLY = {"white": 25, "yellow": 18, "green": 15, "red": 12, "blue": 10, "purple": 8}

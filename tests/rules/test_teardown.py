@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firenze.rules import legal_actions
+from games.rules.firenze.rules import legal_actions
 
 from .scenario import (
     END_PHASE,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from firenze.rules import changes, legal_actions, player_view
-from firenze.rules.cards import CARDS
+from games.rules.firenze.rules import changes, legal_actions, player_view
+from games.rules.firenze.rules.cards import CARDS
 
 from .scenario import (
     END_PHASE,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games import engines
+from games.rules import registry
 from notifications import push, tasks
 from notifications.management.commands.vapid_keys import new_private_key
 from tests.nim.engine import NimEngine
@@ -49,10 +49,10 @@ def eager_retries():
 @pytest.fixture
 def nim(settings):
     """The Nim engine as the default game, its templates found, for one test."""
-    engine = engines.register(NimEngine())
+    engine = registry.register(NimEngine())
     settings.GAMES_DEFAULT_ENGINE = engine.name
     template = dict(settings.TEMPLATES[0])
     template["DIRS"] = [*template.get("DIRS", []), NIM_TEMPLATES]
     settings.TEMPLATES = [template, *settings.TEMPLATES[1:]]
     yield engine
-    engines.unregister(engine)
+    registry.unregister(engine)

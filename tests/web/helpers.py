@@ -13,11 +13,11 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import lobby
 from games.models import Game, Move
 from games.play import record_move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from players.results import record_game_end
 
 # The side panel's buttons; the board's own clickable pieces submit the panel's move form.

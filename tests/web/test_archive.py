@@ -14,9 +14,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firenze import rules
 from games import replay as replays
 from games.models import Game, Move, Seat
+from games.rules.firenze import rules
 from games.transfer import MAX_BYTES
 from players.models import GameRecord, Rating, SeatResult
 from tests.web.helpers import HTMX, fast_forward, signed_in, started_game

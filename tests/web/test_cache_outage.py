@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from accounts import adapter
-from firenze import rules
 from firenze_site import cache as shared_cache
+from games.rules.firenze import rules
 from tests.factories import PASSWORD
 from tests.web.helpers import HTMX, signed_in, started_game
 

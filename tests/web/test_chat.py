@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from chat import services
 from chat.models import Message, Report
-from firenze import rules
 from games.models import Game
+from games.rules.firenze import rules
 from notifications import outbox, preferences, tasks
 from notifications.models import Notification
 from tests.web.helpers import HTMX, game_page, play_greedy, post_move, signed_in, started_game

@@ -10,12 +10,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import absences
 from games.clock import counted_time
 from games.errors import RequestRefused
 from games.models import Game, Move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from games.timeouts import due_games, remind, time_out
 from tests.web.helpers import post_move, started_game
 

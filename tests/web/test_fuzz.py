@@ -29,10 +29,10 @@ from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firenze import rules
 from games import lobby
 from games.forms import ResignForm
 from games.models import Game, Move, Seat
+from games.rules.firenze import rules
 from notifications import links
 from tests import figures
 from tests.factories import UserFactory

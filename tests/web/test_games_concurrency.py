@@ -21,11 +21,11 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from firenze import rules
 from games import play
 from games import play as play_module
 from games.errors import Conflict
 from games.models import Game, Move
+from games.rules.firenze import rules
 from tests import figures
 from tests.web.helpers import HTMX, fast_forward, post_move, signed_in, started_game
 

@@ -15,10 +15,10 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
-from firenze import rules
 from games import lobby
 from games import play as play_module
 from games.models import Game, Move
+from games.rules.firenze import rules
 from tests.web.helpers import (
     HTMX,
     fast_forward,

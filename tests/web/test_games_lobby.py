@@ -15,11 +15,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from firenze import rules
-from firenze.engine import SEAT_COLOURS
 from games import lobby
 from games.forms import LIMIT_CHOICES
 from games.models import TIME_LIMITS, Game, Invitation, Seat
+from games.rules.firenze import rules
+from games.rules.firenze.engine import SEAT_COLOURS
 from tests.web.helpers import fast_forward, play_greedy, signed_in, started_game
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from firenze import rules
 from games.gamelog import PAGE_TURNS
 from games.models import Game
+from games.rules.firenze import rules
 from tests.web.helpers import (
     HTMX,
     fast_forward,

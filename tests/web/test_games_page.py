@@ -10,8 +10,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from firenze import rules
 from games.models import Game, Move
+from games.rules.firenze import rules
 from tests.web.helpers import (
     HTMX,
     fast_forward,
@@ -397,6 +397,6 @@ def test_it_lets_a_bot_seat_play_right_after_the_previous_move_via_the_celery_ta
 def greedy_step(game: Game) -> dict:
     import random
 
-    from firenze.rules.bots import greedy
+    from games.rules.firenze.rules.bots import greedy
 
     return greedy(game.load_state(), random.Random(game.version))

@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from firenze import rules
 from games import play
 from games.models import Game
+from games.rules.firenze import rules
 from tests.rules.scenario import (
     END_PHASE,
     build,

@@ -7,9 +7,9 @@ import random
 import pytest
 from django.core.management import call_command
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games.models import Game
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from tests.web.helpers import game_page, offered_actions, page_version, post_move, started_game
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from firenze import rules
 from games import lobby
 from games.models import Game, Seat
 from games.results import standings
+from games.rules.firenze import rules
 from tests.web.helpers import fast_forward, game_page, play_greedy, signed_in, started_game
 
 pytestmark = pytest.mark.django_db

@@ -25,10 +25,10 @@ from django.test import Client
 from django.urls import reverse
 
 from chat import services as chat
-from firenze import rules
-from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Game
+from games.rules.firenze import rules
+from games.rules.firenze.rules.cards import CARDS
 from notifications import outbox
 from notifications.models import Notification, Webhook
 from tests.receivers import Device

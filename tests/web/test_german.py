@@ -20,9 +20,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from chat import services as chat
-from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Absence
+from games.rules.firenze.rules.cards import CARDS
 from notifications import emails, links, outbox, preferences, tasks
 from notifications.models import Notification, PushSubscription, Webhook
 from tests.web.helpers import signed_in

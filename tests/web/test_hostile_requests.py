@@ -45,7 +45,7 @@ def acting(game):
 
 
 def legal(game: Game) -> str:
-    from firenze import rules
+    from games.rules.firenze import rules
 
     return json.dumps(rules.legal_actions(game.load_state())[0])
 

@@ -12,10 +12,10 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from firenze import rules
 from games import lobby
 from games.limits import MESSAGES
 from games.models import Game, Invitation
+from games.rules.firenze import rules
 from tests.factories import PASSWORD, UserFactory
 from tests.web.helpers import HTMX, signed_in, started_game
 

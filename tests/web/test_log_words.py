@@ -10,8 +10,8 @@ import re
 import pytest
 from django.utils import translation
 
-from firenze import rules
-from firenze.log_words import word_line
+from games.rules.firenze import rules
+from games.rules.firenze.log_words import word_line
 
 TOKEN = re.compile(r"\{\d\}")
 

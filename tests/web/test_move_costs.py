@@ -13,9 +13,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games.models import Game, Seat
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from notifications.models import Notification
 from tests.web.helpers import post_move, signed_in, started_game
 

@@ -22,10 +22,10 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import lobby, play
 from games.models import Game
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from notifications import outbox, preferences, tasks
 from notifications.models import Notification
 from tests.factories import UserFactory

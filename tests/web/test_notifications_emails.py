@@ -17,10 +17,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from firenze import rules
-from firenze.rules.cards import CARDS
 from games import lobby
 from games.models import Move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.cards import CARDS
 from notifications import emails, links, outbox, tasks
 from notifications.models import Notification
 from tests.web.test_notifications import (

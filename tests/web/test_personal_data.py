@@ -11,8 +11,8 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from firenze import rules
 from games.models import Game, Seat
+from games.rules.firenze import rules
 from notifications.models import LoginToken, Notification
 from tests.factories import PASSWORD
 from tests.web.helpers import fast_forward, game_page, signed_in

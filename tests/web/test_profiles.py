@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from firenze import rules
 from games.models import Game
+from games.rules.firenze import rules
 from players.models import Rating
 from tests.factories import UserFactory, finished_record
 from tests.web.helpers import fast_forward, signed_in, started_game

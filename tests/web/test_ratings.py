@@ -11,10 +11,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import play
 from games.models import Game, Move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from players.models import GameRecord, Rating, SeatResult
 from players.ratings import NEW
 from players.results import record_game_end

@@ -12,10 +12,10 @@ import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 from django.urls import reverse
 
-from firenze import rules
-from firenze.rules.bots import greedy
 from games import lobby, play
 from games.models import Game, Move
+from games.rules.firenze import rules
+from games.rules.firenze.rules.bots import greedy
 from tests.web.helpers import (
     HTMX,
     fast_forward,
@@ -183,8 +183,8 @@ def test_it_reports_a_game_of_a_rules_version_this_site_cannot_play(games):
 def test_it_replays_each_game_with_the_engine_of_its_own_rules_version(games):
     """An older version's engine stays registered beside the current one: its games replay
     with it, new games get the current one."""
-    from firenze.engine import FirenzeEngine
-    from games import engines
+    from games.rules import registry
+    from games.rules.firenze.engine import FirenzeEngine
 
     class OlderFirenze(FirenzeEngine):
         rules_version = "0"
@@ -194,7 +194,7 @@ def test_it_replays_each_game_with_the_engine_of_its_own_rules_version(games):
             OlderFirenze.replayed += 1
             return super().apply_action(state, action)
 
-    older = engines.register(OlderFirenze(), current=False)
+    older = registry.register(OlderFirenze(), current=False)
     try:
         game = games[0]
         Game.objects.filter(pk=game.pk).update(rules_version="0")
@@ -203,4 +203,4 @@ def test_it_replays_each_game_with_the_engine_of_its_own_rules_version(games):
         assert Game.objects.get(pk=game.pk).engine is older
         assert lobby.create_game(game.creator, num_players=2).rules_version == rules.RULES_VERSION
     finally:
-        engines.unregister(older)
+        registry.unregister(older)

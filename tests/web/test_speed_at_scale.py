@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from firenze import rules
 from games import lobby, pagecache, versions
 from games.models import Game
+from games.rules.firenze import rules
 from tests.web.helpers import HTMX, play_greedy, post_move, signed_in, started_game
 
 pytestmark = pytest.mark.django_db

@@ -110,8 +110,8 @@ def test_it_calls_the_next_players_webhook_when_a_move_passes_the_turn(
 ):
     import json
 
-    from firenze import rules
-    from firenze.rules.bots import greedy
+    from games.rules.firenze import rules
+    from games.rules.firenze.rules.bots import greedy
 
     game = new_game(anna, ben)
     mover = acting_user(game)

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import engines
 from games.models import Game
+from games.rules import registry
 
 
 class Command(BaseCommand):
@@ -42,7 +42,7 @@ class Command(BaseCommand):
         actions = list(game.moves.order_by("seq").values_list("action", flat=True))
         try:
             engine = game.engine
-        except engines.UnknownEngine as exc:
+        except registry.UnknownEngine as exc:
             return f"cannot be replayed here: {exc}"
         try:
             replayed = game.replayed_state(actions)

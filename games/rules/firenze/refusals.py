@@ -14,10 +14,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from firenze.presenters import PHASES
-from firenze.rules import IllegalAction, Refusal
-from firenze.rules.errors import english
-from firenze.wording import colour_name
+from games.rules.firenze.presenters import PHASES
+from games.rules.firenze.rules import IllegalAction, Refusal
+from games.rules.firenze.rules.errors import english
+from games.rules.firenze.wording import colour_name
 from games.wording import in_sentence
 
 PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them

@@ -7,9 +7,9 @@ from typing import Any
 
 from django import template
 
-from firenze.records import describe_options
-from firenze.scoresheet import ScoreSheet
-from firenze.scoresheet import score_sheet as build_sheet
+from games.rules.firenze.records import describe_options
+from games.rules.firenze.scoresheet import ScoreSheet
+from games.rules.firenze.scoresheet import score_sheet as build_sheet
 
 register = template.Library()
 

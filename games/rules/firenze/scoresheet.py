@@ -8,8 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
-from firenze.rules.data import COLORS
-from firenze.wording import colour_name
+from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.wording import colour_name
 
 IN_PLAY = [
     ("commissions", gettext_lazy("Commissions")),

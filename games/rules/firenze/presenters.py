@@ -16,12 +16,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from firenze import rules
-from firenze.card_texts import card_text
-from firenze.rules.cards import CARDS
-from firenze.rules.data import COLORS
-from firenze.rules.decisions import DECISIONS
-from firenze.wording import colour_name
+from games.rules.firenze import rules
+from games.rules.firenze.card_texts import card_text
+from games.rules.firenze.rules.cards import CARDS
+from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.rules.decisions import DECISIONS
+from games.rules.firenze.wording import colour_name
 from games.wording import ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives

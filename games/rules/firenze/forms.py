@@ -8,8 +8,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from firenze.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 from firenze_site.language import lazy_percent
+from games.rules.firenze.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 
 PLACEMENTS = [
     ("recommended", _("Recommended: at most 2 per tower, 2 or 3 of them on levels 3 and 4")),

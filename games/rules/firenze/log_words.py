@@ -16,9 +16,9 @@ from functools import cache
 
 from django.utils.translation import get_language, gettext, gettext_noop
 
-from firenze.rules.cards import CARDS
-from firenze.rules.data import COLORS
-from firenze.wording import colour_name
+from games.rules.firenze.rules.cards import CARDS
+from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.wording import colour_name
 from games.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"

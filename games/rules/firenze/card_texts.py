@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from firenze.rules.cards import CARDS
+from games.rules.firenze.rules.cards import CARDS
 
 
 def card_text(card: str) -> str:

@@ -1,4 +1,4 @@
-"""Firenze as the platform sees it: the engine protocol of games.engines, implemented by
+"""Firenze as the platform sees it: the engine protocol of games.rules.protocol, implemented by
 delegating to the pure rules package and this app's presenters. Registered by FirenzeConfig."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from firenze import forms, records, rules
-from firenze.log_words import word_line
-from firenze.rules import bots
-from firenze.rules.data import COLORS
+from games.rules.firenze import forms, records, rules
+from games.rules.firenze.log_words import word_line
+from games.rules.firenze.rules import bots
+from games.rules.firenze.rules.data import COLORS
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -61,7 +61,7 @@ class FirenzeEngine:
         return rules.apply_action(state, action)
 
     def refusal_text(self, exc: Exception) -> str:
-        from firenze.refusals import illegal_action_text
+        from games.rules.firenze.refusals import illegal_action_text
 
         return illegal_action_text(exc)
 
@@ -141,7 +141,7 @@ class FirenzeEngine:
         colours: list[str],
         moves: list[dict[str, Any]],
     ) -> dict[str, Any]:
-        from firenze.presenters import game_context
+        from games.rules.firenze.presenters import game_context
 
         context = game_context(state, viewer, names, colours, moves)
         context["board_hint"] = gettext(
@@ -152,11 +152,11 @@ class FirenzeEngine:
 
     def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
         """Every hand, face up: only ever shown once the game is over."""
-        from firenze.presenters import replay_hands
+        from games.rules.firenze.presenters import replay_hands
 
         return {"hands": replay_hands(state, names)}
 
     def rules_context(self) -> dict[str, Any]:
-        from firenze.rules_help import rules_context
+        from games.rules.firenze.rules_help import rules_context
 
         return rules_context()

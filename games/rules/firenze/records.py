@@ -9,10 +9,10 @@ from typing import Any
 from django.utils.html import format_html
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from firenze import rules
-from firenze.rules.data import COLORS
-from firenze.wording import colour_name
-from games.engines import RecordFacet
+from games.rules.firenze import rules
+from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.wording import colour_name
+from games.rules.protocol import RecordFacet
 
 FACETS = (
     RecordFacet(

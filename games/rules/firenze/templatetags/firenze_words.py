@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from firenze.wording import card_kind, colour_name
+from games.rules.firenze.wording import card_kind, colour_name
 
 register = template.Library()
 register.filter("colour_name", colour_name)

@@ -10,10 +10,10 @@ from typing import Any
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from firenze.card_texts import card_help, card_text
-from firenze.presenters import LETTER, card_anchor
-from firenze.rules.cards import CARDS, Card, Personnel
-from firenze.rules.data import (
+from games.rules.firenze.card_texts import card_help, card_text
+from games.rules.firenze.presenters import LETTER, card_anchor
+from games.rules.firenze.rules.cards import CARDS, Card, Personnel
+from games.rules.firenze.rules.data import (
     BALCONY_GROUPS,
     BRIDGE_EXCHANGE_PRICE,
     BUILD_COST,

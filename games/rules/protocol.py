@@ -1,4 +1,4 @@
-"""The one seam between the platform and a game: the engine protocol and the registry.
+"""The one seam between the platform and a game: the engine protocol.
 
 The lobby, the clock, the move service, e-mails, profiles, replays and exports know a game
 only through an `Engine` (like open_spiel's Game/State or boardgame.io's Game object): they
@@ -13,8 +13,6 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
-
-from django.conf import settings
 
 # An engine's state is opaque to the platform: it passes it back to the same engine only.
 State = Any
@@ -41,10 +39,6 @@ def facet_text(values: Mapping[str, str]) -> str:
 def facet_token(key: str, value: str) -> str:
     """What a record's facet text contains when that facet has that value."""
     return f";{key}={value};"
-
-
-class UnknownEngine(LookupError):
-    """No engine of that name (or of that rules version) is registered on this site."""
 
 
 @runtime_checkable
@@ -158,48 +152,3 @@ def page_names(engine: Engine) -> dict[str, Any]:
         "score_unit": engine.score_unit,
         "score_name": engine.score_name,
     }
-
-
-_ENGINES: dict[tuple[str, str], Engine] = {}
-_CURRENT: dict[str, Engine] = {}
-
-
-def register(engine: Engine, *, current: bool = True) -> Engine:
-    """Make an engine known by its name and rules version; `current` makes new games use it."""
-    _ENGINES[engine.name, engine.rules_version] = engine
-    if current or engine.name not in _CURRENT:
-        _CURRENT[engine.name] = engine
-    return engine
-
-
-def unregister(engine: Engine) -> None:
-    """Forget an engine (tests register throwaway ones)."""
-    _ENGINES.pop((engine.name, engine.rules_version), None)
-    if _CURRENT.get(engine.name) is engine:
-        del _CURRENT[engine.name]
-        others = [e for (name, _), e in _ENGINES.items() if name == engine.name]
-        if others:
-            _CURRENT[engine.name] = others[-1]
-
-
-def get(name: str, rules_version: str | None = None) -> Engine:
-    """The engine of that name: of that rules version, or the current one when none is given."""
-    engine = _CURRENT.get(name) if rules_version is None else _ENGINES.get((name, rules_version))
-    if engine is None:
-        what = name if rules_version is None else f"{name} rules version {rules_version!r}"
-        raise UnknownEngine(f"This site has no engine for {what}.")
-    return engine
-
-
-def versions(name: str) -> list[str]:
-    """The rules versions of an engine this site can replay."""
-    return sorted(version for (n, version) in _ENGINES if n == name)
-
-
-def default_name() -> str:
-    """The engine a new game plays unless told otherwise (settings.GAMES_DEFAULT_ENGINE)."""
-    return settings.GAMES_DEFAULT_ENGINE
-
-
-def default() -> Engine:
-    return get(default_name())

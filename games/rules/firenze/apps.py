@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class FirenzeConfig(AppConfig):
+    name = "games.rules.firenze"
+    label = "firenze"  # unchanged since the app lived at the top level: stored names keep it
+    verbose_name = "Firenze"
+
+    def ready(self) -> None:
+        """Make the Firenze engine known to the platform (games.rules.registry)."""
+        from games.rules import registry
+        from games.rules.firenze.engine import FirenzeEngine
+
+        registry.register(FirenzeEngine())
