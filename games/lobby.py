@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce
+from games import events
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
@@ -119,7 +119,7 @@ def _when_full(game: Game, *, by: Any) -> None:
     if game.auto_start:
         _deal(game)
     elif by != game.creator:
-        announce.table_full(game)
+        events.table_full.send(Game, game=game)
 
 
 def remove_seat(game: Game, by: Any, seat_id: int) -> None:
@@ -186,7 +186,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
             game=game, user=user, defaults={"invited_by": by}
         )
         if created:
-            announce.invited(game, user, by)
+            events.invited.send(Game, game=game, user=user, by=by)
     return invitation
 
 
@@ -212,9 +212,9 @@ def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None
             before_email(user if user is not None else address.lower())
         invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
         if user is not None:
-            announce.invited(game, user, by)
+            events.invited.send(Game, game=game, user=user, by=by)
         else:
-            announce.invited_address(invitation)
+            events.invited_address.send(Game, invitation=invitation)
     return invitation
 
 
@@ -271,8 +271,8 @@ def _deal(game: Game) -> None:
     game.start_turn_clock()
     game.save()
     game.invitations.all().delete()
-    announce.game_started(game)
-    announce.turn_passed(game, 0)
+    events.game_started.send(Game, game=game)
+    events.turn_passed.send(Game, game=game, step=0)
 
 
 def reclaim_seat(game: Game, user: Any) -> None:

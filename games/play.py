@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import announce, pagecache, versions
+from games import events, pagecache, versions
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move
 from games.rules import protocol
@@ -95,6 +95,7 @@ def undo_move(game_id: int, user: Any, version: int | None) -> Game:
         state = game.replayed_state(actions[:-1])
         game.moves.filter(seq=len(actions)).delete()
         _save(game, state, turn_passed=False)
+        events.move_undone.send(Game, game=game, step=len(actions) - 1)
     return game
 
 
@@ -133,12 +134,15 @@ def record_move(
     except IntegrityError:
         raise Conflict(str(STALE)) from None
     _save(game, new_state, turn_passed=turn_passed)
+    events.move_made.send(
+        Game, game=game, seat=seat, step=engine.step(new_state), by_bot=by_bot, timeout=timeout
+    )
     if engine.is_over(new_state):
         # The history's record and the ratings change in this same transaction.
         record_game_end(game, new_state)
-        announce.game_over(game)
+        events.game_over.send(Game, game=game)
     elif turn_passed:
-        announce.turn_passed(game, engine.step(new_state))
+        events.turn_passed.send(Game, game=game, step=engine.step(new_state), seats=game.page_seats)
 
 
 def _save(game: Game, state: protocol.State, *, turn_passed: bool = True) -> None:

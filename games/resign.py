@@ -23,7 +23,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import announce, versions
+from games import events, versions
 from games.errors import Conflict, NotInGame
 from games.models import Game
 from games.play import queue_bots
@@ -62,7 +62,7 @@ def resign(game_id: int, user: Any) -> Game:
         versions.changed(game.pk)
         if game.is_finished:
             record_game_end(game, game.load_state())  # history and ratings, in this transaction
-            announce.game_over(game)
+            events.game_over.send(Game, game=game)
     queue_bots(game)
     return game
 

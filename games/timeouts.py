@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import announce
+from games import events
 from games.clock import is_away
 from games.models import Absence, Game
 from games.play import queue_bots, record_move
@@ -46,7 +46,7 @@ def time_out(game_id: int, now=None) -> bool:
             seat.timeouts_in_row += 1
             seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
             seat.save(update_fields=["timeouts_in_row", "autopilot"])
-            announce.timed_out(game, seat, first_step)
+            events.timed_out.send(Game, game=game, seat=seat, step=first_step)
     queue_bots(game)
     return True
 
@@ -84,7 +84,7 @@ def remind(game_id: int, now=None) -> bool:
             return False
         seat = game.seats.select_related("user").get(number=game.acting_seat)
         if not seat.bot_plays and seat.user is not None:
-            announce.reminder(game, seat, game.reminder_number(now))
+            events.reminder_due.send(Game, game=game, seat=seat, number=game.reminder_number(now))
         game.schedule_next_reminder(now)
         game.save_clock()
     return True

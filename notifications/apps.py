@@ -9,6 +9,8 @@ class NotificationsConfig(AppConfig):
 
     def ready(self) -> None:
         from chat.signals import message_posted
+        from notifications import game_events
         from notifications.table_talk import new_message
 
         message_posted.connect(new_message, dispatch_uid="notifications.table_talk")
+        game_events.connect()

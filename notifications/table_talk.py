@@ -3,7 +3,7 @@ per game, and only if they asked for it (the "new messages" row of their prefere
 default). The player to move reads the table talk when they come to play; their turn email
 lists what was said since their last move.
 
-Runs inside the transaction that stores the message, like games.announce: a receiver of
+Runs inside the transaction that stores the message, like notifications.game_events: a receiver of
 chat.signals.message_posted (connected in NotificationsConfig.ready), so the table talk does not
 import notifications.
 """

@@ -117,7 +117,7 @@ def test_it_rates_the_game_in_the_transaction_that_ends_it(anna, ben):
     action = _last_action(state)
 
     with (
-        mock.patch("games.announce.game_over", side_effect=RuntimeError("mail down")),
+        mock.patch("notifications.outbox.notify", side_effect=RuntimeError("mail down")),
         pytest.raises(RuntimeError),
     ):
         play.submit_move(game.pk, mover, action, game.version)

@@ -103,7 +103,7 @@ def test_visitors_see_times_in_the_zone_their_browser_reports(client, anna, ben)
 def test_emails_show_times_in_the_recipients_time_zone(
     anna, ben, django_capture_on_commit_callbacks
 ):
-    from games import announce
+    from games import events
 
     User.objects.filter(pk=anna.pk).update(time_zone="Asia/Kolkata")
     game = started_game(anna, ben)
@@ -114,7 +114,7 @@ def test_emails_show_times_in_the_recipients_time_zone(
     game.refresh_from_db()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        announce.reminder(game, seat, 0)
+        events.reminder_due.send(Game, game=game, seat=seat, number=0)
     [email] = [m for m in mail.outbox if m.to == [anna.email]]
     assert "IST" in email.body
 

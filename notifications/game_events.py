@@ -1,0 +1,96 @@
+"""Who hears about what happened in a game: the outbox rows for the games' events.
+
+Receivers of games.events, connected in NotificationsConfig.ready: they run inside the
+transaction that changed the game, so a notification exists if and only if the change was
+committed (outbox.notify queues the send on commit). Dedupe keys name the event, so replaying
+a task never makes a second row.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+from games import events
+from games.models import Game, Seat
+from notifications import outbox
+
+
+def _people(game: Game) -> list[Seat]:
+    return [s for s in game.seats.select_related("user") if s.user_id and not s.bot]
+
+
+def turn_passed(
+    sender: Any, *, game: Game, step: int, seats: list[Seat] | None = None, **kw: Any
+) -> None:
+    """The new acting player (a person, not on autopilot) is told."""
+    if not game.is_active:
+        return
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
+    seat = next((s for s in seats if s.number == game.acting_seat), None)
+    if seat is None or seat.bot_plays or seat.user is None:
+        return
+    if step > 0 and all(s.bot_plays for s in seats if s is not seat):
+        return  # against bots only, the turn comes back seconds after the player's own move
+    outbox.notify(seat.user, "your_turn", game=game, key=f"your_turn:{game.pk}:{step}")
+
+
+def game_started(sender: Any, *, game: Game, **kw: Any) -> None:
+    for seat in _people(game):
+        key = f"game_started:{game.pk}:{seat.user_id}"
+        outbox.notify(seat.user, "game_started", game=game, key=key)
+
+
+def game_over(sender: Any, *, game: Game, **kw: Any) -> None:
+    for seat in _people(game):
+        outbox.notify(seat.user, "game_over", game=game, key=f"game_over:{game.pk}:{seat.user_id}")
+
+
+def invited(sender: Any, *, game: Game, user: Any, by: Any, **kw: Any) -> None:
+    context = {"by": by.public_name}
+    outbox.notify(user, "invited", game=game, key=f"invited:{game.pk}:{user.pk}", context=context)
+
+
+def table_full(sender: Any, *, game: Game, **kw: Any) -> None:
+    """Every seat is taken of a game that does not start by itself: its creator may start it."""
+    key = f"table_full:{game.pk}:{game.seats.count()}"
+    outbox.notify(game.creator, "table_full", game=game, key=key)
+
+
+def invited_address(sender: Any, *, invitation: Any, **kw: Any) -> None:
+    """An invitation to an address with no account: one email, sent after commit."""
+    transaction.on_commit(partial(outbox.queue_address_invitation, invitation.pk))
+
+
+def timed_out(sender: Any, *, game: Game, seat: Seat, step: int, **kw: Any) -> None:
+    if seat.user is not None:
+        context = {"autopilot": seat.autopilot, "timeouts": seat.timeouts_in_row}
+        key = f"timed_out:{game.pk}:{step}"
+        outbox.notify(seat.user, "timed_out", game=game, key=key, context=context)
+
+
+def reminder_due(sender: Any, *, game: Game, seat: Seat, number: int, **kw: Any) -> None:
+    started = int(game.turn_started_at.timestamp())
+    context = {"deadline": game.deadline.isoformat()}
+    key = f"reminder:{game.pk}:{started}:{number}"
+    outbox.notify(seat.user, "reminder", game=game, key=key, context=context)
+
+
+RECEIVERS = {
+    events.turn_passed: turn_passed,
+    events.game_started: game_started,
+    events.game_over: game_over,
+    events.invited: invited,
+    events.table_full: table_full,
+    events.invited_address: invited_address,
+    events.timed_out: timed_out,
+    events.reminder_due: reminder_due,
+}
+
+
+def connect() -> None:
+    for signal, receiver in RECEIVERS.items():
+        signal.connect(receiver, sender=Game, dispatch_uid=f"notifications.{receiver.__name__}")
