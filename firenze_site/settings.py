@@ -266,6 +266,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+# Seconds for each step of an SMTP conversation: a mail server that stops answering fails the
+# send (retried later) instead of holding a worker.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Firenze <noreply@localhost>")
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
@@ -300,6 +303,15 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.5,
 }
 CELERY_TIMEZONE = TIME_ZONE
+# Every task has time limits of its own (set where it is defined, to fit its job); these are
+# for any task that has none: past the soft limit the task gets an exception it can clean up
+# after, past the hard one its worker process is replaced. They hold with the prefork pool
+# (the default), not with --pool=solo.
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
+# A worker takes one task at a time beyond the one it runs: a long task does not sit on
+# others that another worker could run.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE: dict = {
     # Turn deadlines and reminders (games/clock.py): a sweep every two minutes.
     "sweep-deadlines": {
@@ -343,6 +355,9 @@ NOTIFICATIONS_PENDING_AFTER_SECONDS = float(
 # stay off in production.
 NOTIFICATIONS_ALLOW_HTTP_TARGETS = env_bool("NOTIFICATIONS_ALLOW_HTTP_TARGETS", False)
 NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = env_bool("NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS", False)
+# The deadline of one outgoing webhook or push request, in seconds: DNS, connect, TLS, the
+# answer's headers and body together (notifications/safe_http.py).
+NOTIFICATIONS_HTTP_DEADLINE = float(os.environ.get("NOTIFICATIONS_HTTP_DEADLINE", "10"))
 # Failed requests in a row after which a webhook is switched off (and its owner emailed).
 WEBHOOK_MAX_FAILURES = int(os.environ.get("WEBHOOK_MAX_FAILURES", "10"))
 # VAPID key of this site (python manage.py vapid_keys makes one): without it push is off.

@@ -18,26 +18,30 @@ from games.timeouts import due_games, remind, stalled_bot_games, time_out
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, Conflict)
 RETRY = {"autoretry_for": TRANSIENT, "max_retries": 5, "acks_late": True}
+# Time limits (soft, then hard: the worker process is replaced). A bot's turn takes
+# milliseconds per step, a whole run of bot turns seconds; past the soft limit the step in
+# progress rolls back and the stalled-bot sweep queues the game again.
+QUICK = {"soft_time_limit": 30, "time_limit": 45}
 
 
-@shared_task(**RETRY, default_retry_delay=5)
+@shared_task(**RETRY, default_retry_delay=5, soft_time_limit=120, time_limit=150)
 def play_bots(game_id: int) -> int:
     """Play the bot seats' turns of one game until a person is to act."""
     return run_bots(game_id)
 
 
-@shared_task(**RETRY, default_retry_delay=30)
+@shared_task(**RETRY, **QUICK, default_retry_delay=30)
 def time_out_game(game_id: int) -> bool:
     """The acting player's deadline passed: the bot plays their turn (if still due)."""
     return time_out(game_id)
 
 
-@shared_task(**RETRY, default_retry_delay=30)
+@shared_task(**RETRY, **QUICK, default_retry_delay=30)
 def remind_game(game_id: int) -> bool:
     return remind(game_id)
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, **QUICK)
 def draw_pages(game_id: int, version: int | None = None) -> int:
     """Draw the seated players' pages after a change, before their polls ask for them; a game
     that has moved on since is left to the task its newer change queued."""
@@ -51,7 +55,7 @@ def draw_pages(game_id: int, version: int | None = None) -> int:
     return draw_players_pages(game_id)
 
 
-@shared_task
+@shared_task(soft_time_limit=60, time_limit=90)
 def sweep_deadlines() -> dict[str, int]:
     """Periodic (Celery beat): hand every due game to its own task."""
     timeouts, reminders = due_games()

@@ -1,11 +1,10 @@
-"""The outbox beyond email: the same events as webhook POSTs and Web Push messages.
+"""The outbox beyond email: webhook POSTs and Web Push messages.
 
-``fan_out`` is called by outbox.notify inside the game's transaction: for each channel the
-player set up and wants this kind of news on (notifications.preferences), it writes one outbox
-row (a webhook row, and one push row per device), queued after commit like an email. The rows go
-through the same claim / finish / release steps as emails (notifications.delivery), so each is
-sent at most once; a request that may work later (timeout, 429, 5xx) is retried with the same
-backoff, one that will not (4xx, a refused address) fails at once.
+outbox.fan_out writes the rows inside the game's transaction, queued after commit like an email.
+The rows go through the same claim / finish / release steps as emails (notifications.delivery),
+so each is sent at most once; a request that may work later (timeout, 429, 5xx) is retried with
+the same backoff, one that will not (4xx, a refused address) fails at once. Every request runs
+in a Celery worker, never in a web request, and is over within its deadline (safe_http).
 """
 
 from __future__ import annotations
@@ -15,10 +14,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone, translation
+from django.utils.translation import gettext_lazy as _
 
 from firenze_site.language import language_of_user
-from notifications import outbox, preferences, push, safe_http, webhooks
-from notifications.models import Notification, PushSubscription, Webhook
+from notifications import outbox, push, safe_http, webhooks
+from notifications.models import Notification, PushSubscription
 
 log = logging.getLogger(__name__)
 
@@ -26,46 +26,8 @@ Kind = Notification.Kind
 Channel = Notification.Channel
 Status = Notification.Status
 
-# What may go out by webhook and push: game news (the preferences table decides) and the test.
-FANNED_OUT = set(preferences.KIND_OF)
 TEST_INTERVAL = timedelta(seconds=10)
-
-
-def fan_out(
-    user: Any, kind: str, *, game: Any, key: str, context: dict, cells: dict | None = None
-) -> list[Notification]:
-    rows = []
-    if kind not in FANNED_OUT:
-        return rows
-    if preferences.wants(user, kind, Channel.WEBHOOK, cells) and _active_webhook(user):
-        rows.append(
-            outbox.write(
-                user,
-                kind,
-                key=f"{key}:webhook",
-                channel=Channel.WEBHOOK,
-                game=game,
-                context=context,
-            )
-        )
-    if preferences.wants(user, kind, Channel.PUSH, cells) and push.configured():
-        for subscription in PushSubscription.objects.filter(user_id=user.pk):
-            rows.append(
-                outbox.write(
-                    user,
-                    kind,
-                    key=f"{key}:push:{subscription.pk}",
-                    channel=Channel.PUSH,
-                    game=game,
-                    context=context,
-                    subscription=subscription,
-                )
-            )
-    return rows
-
-
-def _active_webhook(user: Any) -> bool:
-    return Webhook.objects.filter(user_id=user.pk, active=True).exists()
+TOO_SOON = _("A test was sent a moment ago; wait a few seconds before the next one.")
 
 
 def stale_reason(notification: Notification) -> str:
@@ -75,7 +37,7 @@ def stale_reason(notification: Notification) -> str:
         return "the account is closed"
     if channel == Channel.PUSH and (notification.subscription_id is None or not push.configured()):
         return "the device was removed"
-    if channel == Channel.WEBHOOK and not _active_webhook(user):
+    if channel == Channel.WEBHOOK and not outbox.active_webhook(user):
         return "the webhook is switched off"
     reason = outbox.opt_out_reason(user, kind, channel)
     if reason:
@@ -99,7 +61,7 @@ def deliver(notification: Notification) -> str:
         outbox.finish(notification, Status.FAILED, str(exc))
         return Status.FAILED
     except safe_http.RetryLater as exc:
-        if notification.kind == Kind.TEST or notification.attempts >= _max_attempts():
+        if notification.kind == Kind.TEST or notification.attempts >= outbox.max_attempts():
             outbox.finish(notification, Status.FAILED, str(exc))
             return Status.FAILED
         outbox.release(notification, str(exc))
@@ -111,12 +73,6 @@ def deliver(notification: Notification) -> str:
     return Status.SENT
 
 
-def _max_attempts() -> int:
-    from notifications.delivery import max_attempts
-
-    return max_attempts()
-
-
 # --- the "send a test" buttons --------------------------------------------------------------
 
 
@@ -125,10 +81,9 @@ class TooSoon(Exception):
 
 
 def send_test(user: Any, channel: str) -> list[Notification]:
-    """Send a test to the player's webhook, or to each of their devices, now and through the
-    outbox; the rows tell how it went (sent, or failed with the reason)."""
-    from notifications import delivery
-
+    """Queue a test to the player's webhook, or to each of their devices, through the outbox:
+    a worker sends it once the caller's transaction commits, and the rows tell how it went
+    (pending until then; sent, or failed with the reason). Nothing is sent from here."""
     recent = Notification.objects.filter(
         user_id=user.pk,
         kind=Kind.TEST,
@@ -136,24 +91,38 @@ def send_test(user: Any, channel: str) -> list[Notification]:
         created__gte=timezone.now() - TEST_INTERVAL,
     )
     if recent.exists():
-        raise TooSoon("A test was sent a moment ago; wait a few seconds before the next one.")
+        raise TooSoon(str(TOO_SOON))
     stamp = timezone.now().strftime("%Y%m%d%H%M%S%f")
     key = f"test:{channel}:{user.pk}:{stamp}"
     if channel == Channel.WEBHOOK:
-        rows = [outbox.write(user, Kind.TEST, key=key, channel=channel, queue=False)]
-    else:
-        rows = [
-            outbox.write(
-                user,
-                Kind.TEST,
-                key=f"{key}:{subscription.pk}",
-                channel=channel,
-                subscription=subscription,
-                queue=False,
-            )
-            for subscription in PushSubscription.objects.filter(user_id=user.pk)
-        ]
-    for row in rows:
-        delivery.deliver(row.pk)
-        row.refresh_from_db()
-    return rows
+        return [outbox.write(user, Kind.TEST, key=key, channel=channel)]
+    return [
+        outbox.write(
+            user,
+            Kind.TEST,
+            key=f"{key}:{subscription.pk}",
+            channel=channel,
+            subscription=subscription,
+        )
+        for subscription in PushSubscription.objects.filter(user_id=user.pk)
+    ]
+
+
+def latest_tests(user: Any) -> dict[str, list[Notification]]:
+    """The rows of the player's latest test per channel (one per device for push), for the
+    settings page to show how it went."""
+    found: dict[str, list[Notification]] = {}
+    for channel in (Channel.WEBHOOK, Channel.PUSH):
+        last = (
+            Notification.objects.filter(user_id=user.pk, kind=Kind.TEST, channel=channel)
+            .order_by("-created", "-pk")
+            .first()
+        )
+        if last is None:
+            continue
+        batch = last.dedupe_key.rsplit(":", 1)[0] if channel == Channel.PUSH else last.dedupe_key
+        rows = Notification.objects.filter(
+            user_id=user.pk, kind=Kind.TEST, channel=channel, dedupe_key__startswith=batch
+        ).select_related("subscription")
+        found[channel] = list(rows.order_by("pk")) if channel == Channel.PUSH else [last]
+    return found

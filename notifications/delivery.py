@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from notifications import emails, outbox
+from notifications import channels, emails, outbox
 from notifications.models import LoginToken, Notification
 from notifications.safe_http import RetryLater
 
@@ -39,8 +39,7 @@ STUCK_AFTER = timedelta(minutes=15)
 BATCH = 500
 
 
-def max_attempts() -> int:
-    return int(getattr(settings, "NOTIFICATIONS_MAX_ATTEMPTS", 5))
+max_attempts = outbox.max_attempts
 
 
 def _error(exc: BaseException) -> str:
@@ -52,13 +51,12 @@ def deliver(notification_id: int) -> str:
     notification = outbox.claim(notification_id)
     if notification is None:
         return "not claimed"
-    reason = outbox.stale_reason(notification)
+    by_email = notification.channel == Notification.Channel.EMAIL
+    reason = (outbox if by_email else channels).stale_reason(notification)
     if reason:
         outbox.finish(notification, Status.SKIPPED, reason)
         return Status.SKIPPED
-    if notification.channel != Notification.Channel.EMAIL:
-        from notifications import channels
-
+    if not by_email:
         return channels.deliver(notification)  # webhook or push
     return _send([notification], lambda: emails.notification_message(notification))
 

@@ -84,7 +84,7 @@ class WebhookForm(forms.Form):
     def clean_url(self) -> str:
         url = self.cleaned_data["url"]
         try:
-            safe_http.check(url)
+            safe_http.check_url(url)
         except safe_http.Refused as exc:
             raise forms.ValidationError(str(exc)) from None
         return url
@@ -110,7 +110,7 @@ class PushSubscriptionForm(forms.Form):
     def clean_endpoint(self) -> str:
         endpoint = self.cleaned_data["endpoint"]
         try:
-            safe_http.check(endpoint)
+            safe_http.check_url(endpoint)
         except safe_http.Refused as exc:
             raise forms.ValidationError(str(exc)) from None
         return endpoint

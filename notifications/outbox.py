@@ -1,9 +1,11 @@
 """The outbox: the API the games code calls inside its transaction, and the row state machine.
 
-``notify()`` writes one Notification row per event (``key`` names the event, so calling it twice
-for the same event does nothing) and, for emails that go out right away, queues
-``send_notification`` once the transaction commits. If the broker is unreachable at that
-moment the row simply stays pending and the periodic ``send_pending`` task sends it.
+``notify()`` writes one Notification row per event and channel (``key`` names the event, so
+calling it twice for the same event does nothing): the email, and the same news by webhook and
+push for players who set those up (``fan_out``). A row that goes out right away is queued for
+``send_notification`` once the transaction commits (notifications.queueing, by task name). If
+the broker is unreachable at that moment the row simply stays pending and the periodic
+``send_pending`` task sends it.
 
 Every later change of a row is a conditional UPDATE on its status (``claim``, ``finish``,
 ``release``): whoever changes ``pending`` to ``sending`` sends, everyone else does nothing.
@@ -11,24 +13,24 @@ Every later change of a row is a conditional UPDATE on its status (``claim``, ``
 
 from __future__ import annotations
 
-import logging
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Max, Q, Subquery
 from django.utils import timezone
 
-from notifications import preferences
-from notifications.models import Notification
-
-log = logging.getLogger(__name__)
+from notifications import preferences, push, queueing
+from notifications.models import Notification, PushSubscription, Webhook
 
 Kind = Notification.Kind
 Status = Notification.Status
 Channel = Notification.Channel
 # Kinds that are only ever sent by webhook (the "send a test" button), never emailed.
 NOT_EMAILED = {Kind.TEST}
+# What may go out by webhook and push: game news (the preferences table decides) and the test.
+FANNED_OUT = set(preferences.KIND_OF)
 
 
 def notify(
@@ -63,11 +65,47 @@ def notify(
         notification = write(
             user, kind, key=key, game=game, context=context, digest=digest, reason=reason
         )
-    # The same event by webhook and push, for players who set those up (notifications.channels).
-    from notifications.channels import fan_out
-
     fan_out(user, kind, game=game, key=key, context=context, cells=cells)
     return notification
+
+
+def fan_out(
+    user: Any, kind: str, *, game: Any, key: str, context: dict, cells: dict | None = None
+) -> list[Notification]:
+    """The same event by webhook and push: for each channel the player set up and wants this
+    kind of news on, one row (a webhook row, and one push row per device)."""
+    rows: list[Notification] = []
+    if kind not in FANNED_OUT:
+        return rows
+    if preferences.wants(user, kind, Channel.WEBHOOK, cells) and active_webhook(user):
+        rows.append(
+            write(
+                user,
+                kind,
+                key=f"{key}:webhook",
+                channel=Channel.WEBHOOK,
+                game=game,
+                context=context,
+            )
+        )
+    if preferences.wants(user, kind, Channel.PUSH, cells) and push.configured():
+        for subscription in PushSubscription.objects.filter(user_id=user.pk):
+            rows.append(
+                write(
+                    user,
+                    kind,
+                    key=f"{key}:push:{subscription.pk}",
+                    channel=Channel.PUSH,
+                    game=game,
+                    context=context,
+                    subscription=subscription,
+                )
+            )
+    return rows
+
+
+def active_webhook(user: Any) -> bool:
+    return Webhook.objects.filter(user_id=user.pk, active=True).exists()
 
 
 def write(
@@ -106,27 +144,18 @@ def write(
 
 def queue_send(notification_id: int) -> None:
     """Hand one row to a worker; never lets a broker failure break the request that committed."""
-    from notifications.tasks import send_notification
-
-    try:
-        send_notification.delay(notification_id)
-    except Exception:
-        log.warning(
-            "notification %s not queued; send_pending will send it",
-            notification_id,
-            exc_info=True,
-        )
+    queueing.queue(queueing.SEND_NOTIFICATION, notification_id)
 
 
 def queue_address_invitation(invitation_id: int) -> None:
     """Hand an invitation to an address (no account, so no outbox row) to a worker; the
     invitation row itself is claimed before sending (delivery.deliver_address_invitation)."""
-    from notifications.tasks import send_address_invitation
+    queueing.queue(queueing.SEND_ADDRESS_INVITATION, invitation_id)
 
-    try:
-        send_address_invitation.delay(invitation_id)
-    except Exception:
-        log.warning("invitation %s not queued", invitation_id, exc_info=True)
+
+def max_attempts() -> int:
+    """Tries per row before it is marked failed (NOTIFICATIONS_MAX_ATTEMPTS)."""
+    return int(getattr(settings, "NOTIFICATIONS_MAX_ATTEMPTS", 5))
 
 
 def turn_window(game: Any, user: Any) -> dict[str, int]:
@@ -187,13 +216,10 @@ def release(notification: Notification, error: str) -> bool:
 
 
 def stale_reason(notification: Notification) -> str:
-    """Why a row should not be sent any more (empty if it should): the player opted out since,
-    lost their address, or the event is overtaken (they already moved, the game ended...)."""
+    """Why an email row should not be sent any more (empty if it should): the player opted out
+    since, lost their address, or the event is overtaken (they already moved, the game ended...).
+    Webhook and push rows: notifications.channels.stale_reason."""
     user, kind = notification.user, notification.kind
-    if notification.channel != Channel.EMAIL:
-        from notifications.channels import stale_reason as channel_stale_reason
-
-        return channel_stale_reason(notification)
     if not user.is_active or not user.email:
         return "no email address"
     if not _verified(user):

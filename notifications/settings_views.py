@@ -31,11 +31,21 @@ from notifications.models import Notification, PushSubscription, Webhook
 Status = Notification.Status
 
 
+# The parts of the page an htmx request may ask for (?part=...): a test's result, polled until
+# it arrives.
+PARTS = {"webhook_test", "push_test"}
+WAITING = {Status.PENDING, Status.SENDING}
+
+
 def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
     user = request.user
     webhook = Webhook.objects.filter(user=user).first()
     initial = {"url": webhook.url, "format": webhook.format} if webhook else None
+    tests = channels.latest_tests(user)
     context = {
+        "tests": tests,
+        "webhook_test_waiting": any(r.status in WAITING for r in tests.get("webhook", [])),
+        "push_test_waiting": any(r.status in WAITING for r in tests.get("push", [])),
         "form": forms.get("form") or PreferencesForm(user=user),
         "channels": preferences.CHANNELS,
         "webhook": webhook,
@@ -45,7 +55,11 @@ def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse
         "vapid_public_key": push.public_key() if push.configured() else "",
         "mutes": Mute.objects.filter(user=user).select_related("muted").order_by("created"),
     }
-    return render(request, "notifications/preferences.html", context, status=status)
+    template = "notifications/preferences.html"
+    part = request.GET.get("part")
+    if request.htmx and part in PARTS:
+        template = f"{template}#{part}"
+    return render(request, template, context, status=status)
 
 
 @login_required
@@ -103,7 +117,7 @@ def test_webhook(request: HttpRequest) -> HttpResponse:
     elif not webhook.active:
         messages.error(request, _("Your webhook is switched off: save it again to switch it on."))
     else:
-        _report_test(request, channels.Channel.WEBHOOK, "webhook")
+        _queue_test(request, channels.Channel.WEBHOOK)
     return redirect("notification_settings:page")
 
 
@@ -115,26 +129,20 @@ def test_push(request: HttpRequest) -> HttpResponse:
     elif not PushSubscription.objects.filter(user=request.user).exists():
         messages.error(request, _("Allow notifications on a device first."))
     else:
-        _report_test(request, channels.Channel.PUSH, "device")
+        _queue_test(request, channels.Channel.PUSH)
     return redirect("notification_settings:page")
 
 
-def _report_test(request: HttpRequest, channel: str, what: str) -> None:
+def _queue_test(request: HttpRequest, channel: str) -> None:
+    """The test goes out from a worker once this request has committed: the page shows it on
+    its way and then how it went (the part polls), so no request of ours waits for the
+    player's server."""
     try:
-        rows = channels.send_test(request.user, channel)
+        channels.send_test(request.user, channel)
     except channels.TooSoon as exc:
         messages.error(request, str(exc))
         return
-    for row in rows:
-        name = row.subscription.device if row.subscription_id else f"your {what}"
-        if row.status == Status.SENT:
-            messages.success(request, _("Test sent to %(name)s.") % {"name": name or _("a device")})
-        else:
-            messages.error(
-                request,
-                _("The test to %(name)s failed: %(error)s")
-                % {"name": name or _("a device"), "error": row.last_error},
-            )
+    messages.info(request, _("The test is on its way; how it went shows below in a moment."))
 
 
 # --- devices (push.js) ----------------------------------------------------------------------

@@ -14,6 +14,10 @@ from notifications import delivery
 
 # Retries wait about 30 s, 1 min, 2 min... up to 10 min (with jitter); the row's attempts
 # count (not the retry count) decides when to give up, so send_pending cannot reset it.
+# One send is one SMTP conversation (EMAIL_TIMEOUT per step) or one request within its
+# deadline (safe_http, 10 s): past the soft limit the row is marked failed with the reason
+# (delivery), past the hard one the worker process is replaced and send_pending's sweep marks
+# the row failed as stuck. Neither sends it twice.
 RETRY = {
     "autoretry_for": delivery.RETRYABLE,
     "retry_backoff": 30,
@@ -21,6 +25,8 @@ RETRY = {
     "retry_jitter": True,
     "max_retries": 20,
     "acks_late": True,
+    "soft_time_limit": 30,
+    "time_limit": 45,
 }
 
 
@@ -39,7 +45,7 @@ def send_address_invitation(invitation_id: int) -> str:
     return delivery.deliver_address_invitation(invitation_id)
 
 
-@shared_task
+@shared_task(soft_time_limit=60, time_limit=90)
 def send_pending() -> dict[str, int]:
     """Periodic: send what was left pending (the broker was down at commit, a retry was lost)
     and give up on rows stuck in sending."""
@@ -49,7 +55,7 @@ def send_pending() -> dict[str, int]:
     return {"queued": len(ids), "stuck": delivery.fail_stuck()}
 
 
-@shared_task
+@shared_task(soft_time_limit=120, time_limit=180)
 def send_daily_digests() -> dict[str, int]:
     """Daily: one digest per player with turns waiting."""
     user_ids = delivery.digest_user_ids()
@@ -58,7 +64,7 @@ def send_daily_digests() -> dict[str, int]:
     return {"digests": len(user_ids)}
 
 
-@shared_task
+@shared_task(soft_time_limit=300, time_limit=360)
 def purge_old_rows() -> dict[str, int]:
     """Nightly retention: old outbox rows (NOTIFICATIONS_RETENTION_DAYS) and sign-in links a
     day past their expiry or use."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import json
 import secrets
+import select
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -162,3 +164,74 @@ def vapid_claims(request: Request) -> dict[str, Any]:
         raise AssertionError("the VAPID signature does not verify") from None
     assert json.loads(unb64url(header)) == {"typ": "JWT", "alg": "ES256"}
     return {**json.loads(unb64url(claims)), "k": fields["k"]}
+
+
+class DripServer:
+    """A server that holds whoever connects: it reads the request, then answers one byte every
+    ``interval`` seconds, for ever (or until the client goes). ``stage`` says where it drips:
+    ``"headers"`` (the status line itself), ``"body"`` (prompt headers of a 200 with a long
+    body, then the body), ``"silent"`` (never a byte) or ``"flood"`` (a 200 with a body of
+    ``flood`` bytes sent as fast as the client reads). Every connection is counted and timed."""
+
+    def __init__(self, stage: str = "headers", interval: float = 1.0, flood: int = 0) -> None:
+        self.stage, self.interval, self.flood = stage, interval, flood
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.connections: list[tuple[float, float | None]] = []  # (opened, closed) times
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+
+    def start(self) -> DripServer:
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def url(self, path: str = "/hook") -> str:
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}{path}"
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.sock.close()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._hold, args=(client,), daemon=True).start()
+
+    def _hold(self, client: socket.socket) -> None:
+        with self.lock:
+            index = len(self.connections)
+            self.connections.append((time.monotonic(), None))
+        try:
+            client.settimeout(5)
+            client.recv(65536)  # the request (enough of it)
+            if self.stage == "flood":
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {self.flood}\r\n\r\n".encode()
+                client.sendall(head)
+                chunk = b"x" * 65536
+                for _ in range(self.flood // len(chunk)):
+                    client.sendall(chunk)
+                return
+            if self.stage == "body":
+                client.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+            drip = b"H" if self.stage == "headers" else b"x"
+            while not self.stopping.is_set():
+                readable, _, _ = select.select([client], [], [], self.interval)
+                if readable and not client.recv(1):
+                    return  # the client closed the connection
+                if self.stage != "silent":
+                    client.sendall(drip)
+        except OSError:
+            pass  # the client went away: what a deadline does
+        finally:
+            client.close()
+            with self.lock:
+                self.connections[index] = (self.connections[index][0], time.monotonic())
+
+    def held(self) -> list[float | None]:
+        """How long each connection was held (None: still open)."""
+        with self.lock:
+            return [
+                None if closed is None else closed - opened for opened, closed in self.connections
+            ]

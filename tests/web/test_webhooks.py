@@ -211,15 +211,28 @@ def test_it_sends_nothing_to_a_player_who_switched_the_kind_off_for_webhooks(
 # --- the settings page: save, test ----------------------------------------------------------
 
 
-def test_it_sends_a_test_from_the_settings_page_and_says_how_it_went(anna, receiver):
+def test_it_queues_a_test_from_the_settings_page_and_shows_how_it_went(
+    anna, receiver, django_capture_on_commit_callbacks
+):
     client = signed_in(anna)
     saved = client.post(
         reverse("notification_settings:webhook"),
         {"url": receiver.url("/mine"), "format": "json"},
     )
     assert saved.status_code == 302
-    page = client.post(reverse("notification_settings:webhook_test"), follow=True)
-    assert "Test sent to your webhook." in page.content.decode()
+    with django_capture_on_commit_callbacks() as queued:
+        page = client.post(reverse("notification_settings:webhook_test"), follow=True)
+    assert "The test is on its way" in page.content.decode()
+    assert receiver.at("/mine") == []  # nothing goes out from the web request
+    waiting = settings_part(client, "webhook_test")
+    assert "The test to your webhook is on its way" in waiting
+    assert 'hx-trigger="every 2s"' in waiting  # the part asks again until the result is in
+
+    for callback in queued:  # the worker's turn
+        callback()
+    done = settings_part(client, "webhook_test")
+    assert "The test to your webhook arrived just now." in done
+    assert "hx-trigger" not in done
     assert receiver.at("/mine")[0].json()["text"] == (
         "Test from Firenze: Anna's notifications arrive here."
     )
@@ -228,9 +241,21 @@ def test_it_sends_a_test_from_the_settings_page_and_says_how_it_went(anna, recei
 
     Notification.objects.filter(kind="test").delete()
     receiver.answer("/mine", 404)
-    failed = client.post(reverse("notification_settings:webhook_test"), follow=True)
-    assert "The test to your webhook failed:" in failed.content.decode()
-    assert "answered 404 Not Found" in failed.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("notification_settings:webhook_test"))
+    failed = client.get(reverse("notification_settings:page")).content.decode()
+    assert "The test to your webhook failed:" in failed
+    assert "answered 404 Not Found" in failed
+
+
+def settings_part(client, part: str) -> str:
+    """The part of the settings page an htmx poll fetches."""
+    url = f"{reverse('notification_settings:page')}?part={part}"
+    answer = client.get(url, HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200
+    text = answer.content.decode()
+    assert "<html" not in text  # only the part
+    return text
 
 
 @pytest.mark.parametrize(
