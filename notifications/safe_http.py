@@ -22,6 +22,7 @@ reserved ranges are refused whatever the settings.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import socket
@@ -240,10 +241,8 @@ class Deadline:
 
 
 def _shut(sock: socket.socket) -> None:
-    try:
+    with contextlib.suppress(OSError):  # already closed
         sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass  # already closed
 
 
 class _PinnedHTTPConnection(http.client.HTTPConnection):
