@@ -245,7 +245,7 @@ def event_stale_reason(notification: Notification) -> str:
             return reason
     if kind in (Kind.INVITED, Kind.TABLE_FULL) and (game is None or not game.is_open):
         return "the game is no longer open"
-    if kind == Kind.INVITED and game.seats.filter(user=user).exists():
+    if kind == Kind.INVITED and game is not None and game.seats.filter(user=user).exists():
         return "they have joined"
     if kind == Kind.NEW_MESSAGES:
         from chat.services import unread_count
@@ -264,6 +264,8 @@ def _verified(user: Any) -> bool:
 
 def _game_started_email(notification: Notification) -> bool:
     """The first turn of a game: the game-started email (with its sign-in link) says it all."""
+    if notification.game_id is None:
+        return False
     return (
         Notification.objects.filter(
             user_id=notification.user_id,
