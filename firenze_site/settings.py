@@ -69,6 +69,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # HEAD runs as GET and goes back without the body: every page answers HEAD as it answers
+    # GET (firenze_site/request_guards.py).
+    "firenze_site.request_guards.HeadAsGetMiddleware",
     # The version poll (most of the traffic) answered from the shared cache before the rest of
     # the stack runs; it adds the headers of the middleware below itself (games/poll.py).
     "games.poll.PollMiddleware",
@@ -88,6 +91,8 @@ MIDDLEWARE = [
     "firenze_site.language.LanguageMiddleware",
     # Times in the player's own zone (account setting, or the browser's for visitors).
     "accounts.middleware.TimeZoneMiddleware",
+    # An id in the URL too large for the database: 404 before any query.
+    "firenze_site.request_guards.IdGuardMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"

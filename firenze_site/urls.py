@@ -14,6 +14,9 @@ from notifications import views as notification_views
 admin.autodiscover()
 admin.site.login = secure_admin_login(admin.site.login)
 
+# A request whose body cannot be read gets a 400 that does not try to read it again.
+handler400 = "firenze_site.request_guards.bad_request"
+
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),

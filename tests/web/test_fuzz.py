@@ -7,9 +7,16 @@ something other than 405. For every request: never a 5xx, and the stored games (
 move log) are unchanged unless the request was a legal move (or undo) of the acting player at
 the current version.
 
-``FUZZ_EXAMPLES`` sets the examples per endpoint (30 in the normal suite, about a minute in
-all; ``FUZZ_EXAMPLES=500 pytest tests/web/test_fuzz.py`` for a long run). The number of
-requests per endpoint is printed at the end of the run and written to
+The raw bodies come in odd charsets too (a form in UTF-16 or a charset nobody knows), with the
+CSRF check on half the time (it reads the body before any view), and ids run up to far beyond
+what the database holds. The site runs as in production (DEBUG off: its own error pages).
+
+Every page that answers GET is fuzzed as well, by GET and HEAD with hostile query strings and
+ids: never a 5xx, and HEAD answers with the GET's status and headers and no body.
+
+``FUZZ_EXAMPLES`` sets the examples per endpoint (30 in the normal suite for POST, a third of
+that for GET and HEAD; ``FUZZ_EXAMPLES=500 pytest tests/web/test_fuzz.py`` for a long run).
+The number of requests per endpoint is printed at the end of the run and written to
 test-artifacts/fuzz-report.txt.
 """
 
@@ -39,9 +46,14 @@ from tests.factories import UserFactory
 from tests.web.helpers import fast_forward, started_game
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
+GET_EXAMPLES = max(3, EXAMPLES // 3)
+# Ids the database cannot hold (a 64-bit signed integer) or barely can.
+HUGE_IDS = [2**63 - 1, 2**63, 2**64 + 1, 10**25]
 REPORT = Path(__file__).resolve().parents[2] / "test-artifacts" / "fuzz-report.txt"
 REQUESTS: Counter[str] = Counter()
 SERVER_ERRORS: Counter[str] = Counter()
+GET_REQUESTS: Counter[str] = Counter()  # GET and HEAD
+GET_SERVER_ERRORS: Counter[str] = Counter()
 APPLIED: Counter[str] = Counter()  # requests that were legal moves (or undos) and changed a game
 ACTORS = ["anonymous", "outsider", "waiting", "acting"]
 
@@ -119,10 +131,11 @@ class World:
         self.active = [self.public, self.private]
         self.unsubscribe = links.unsubscribe_token(self.ben)
         self.login_link = links.login_url(self.ben, self.public).rstrip("/").rsplit("/", 1)[1]
-        self.ids = [self.public.pk, self.private.pk, self.forming.pk, 10**12, 0]
+        self.ids = [self.public.pk, self.private.pk, self.forming.pk, 10**12, 0, *HUGE_IDS]
         self.seat_ids = [
             *Seat.objects.filter(game__in=[self.public, self.forming]).values_list("pk", flat=True),
             999999,
+            *HUGE_IDS,
         ]
         self.token_list = [
             self.private.invite_token,
@@ -180,7 +193,7 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         "uidb36": data.draw(st.sampled_from(["1", "z", "0"])),
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
-            name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40])))
+            name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40, *HUGE_IDS])))
             for name in ("message_id", "user_id", "device_id")
         },
     }
@@ -260,17 +273,13 @@ def fuzz_endpoint(route: str, world: World) -> None:
         )
         target.refresh_from_db()
         user = world.user(actor, target)
-        browser = Client()
-        if user is not None:
-            browser.force_login(user)
+        browser = visitor(data, user)
         before = world.snapshot()
         game_row = Game.objects.filter(pk=target.pk).values("version", "state", "acting_seat").get()
         headers = {"HTTP_HX_REQUEST": "true"} if data.draw(st.booleans()) else {}
         if data.draw(st.integers(0, 9)) == 0:
-            body = data.draw(st.binary(max_size=2000) | text.map(str.encode))
-            kind = data.draw(st.sampled_from(["application/json", "text/plain",
-                                              "multipart/form-data; boundary=xyz",
-                                              "application/x-www-form-urlencoded"]))  # fmt: skip
+            body = data.draw(st.binary(max_size=2000) | text.map(charset_encoded))
+            kind = data.draw(st.sampled_from(RAW_KINDS))
             fields: dict[str, list[str]] = {}
             response = browser.generic("POST", path, body, content_type=kind, **headers)
         else:
@@ -290,7 +299,41 @@ def fuzz_endpoint(route: str, world: World) -> None:
     fuzz()
 
 
-def test_fuzz_every_post_endpoint_with_hostile_payloads_from_every_kind_of_visitor(world):
+RAW_KINDS = [
+    "application/json", "text/plain", "multipart/form-data; boundary=xyz",
+    "application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-16",
+    "application/x-www-form-urlencoded; charset=utf-32", "application/x-www-form-urlencoded; "
+    "charset=latin-1", "application/x-www-form-urlencoded; charset=x-no-such-charset",
+    "multipart/form-data; boundary=xyz; charset=utf-16", "application/json; charset=utf-16",
+]  # fmt: skip
+
+
+def charset_encoded(value: str) -> bytes:
+    """A form body as a client in another charset sends it (often not decodable as UTF-8)."""
+    return f"action={value}&version={value}".encode("utf-16")
+
+
+def visitor(data: st.DataObject, user) -> Client:
+    """A client signed in as ``user`` (None: anonymous); half the time with Django's CSRF
+    check on and a CSRF cookie, so the check reads the body (no token in a header)."""
+    enforce = data.draw(st.booleans())
+    browser = Client(enforce_csrf_checks=enforce)
+    if user is not None:
+        browser.force_login(user)
+    if enforce:
+        browser.cookies["csrftoken"] = "a" * 32
+    return browser
+
+
+@pytest.fixture
+def production_errors(settings):
+    """DEBUG off: the site's own error handlers answer, as in production."""
+    settings.DEBUG = False
+
+
+def test_fuzz_every_post_endpoint_with_hostile_payloads_from_every_kind_of_visitor(
+    world, production_errors
+):
     fuzzed = []
     for route in site_routes():
         if takes_post(route, world):
@@ -300,20 +343,87 @@ def test_fuzz_every_post_endpoint_with_hostile_payloads_from_every_kind_of_visit
     assert not SERVER_ERRORS
 
 
+# --- every page by GET and HEAD --------------------------------------------------------------
+
+
+def takes_get(route: str, world: World) -> bool:
+    """Anything but 405 for a signed-in player's plain GET."""
+    probe = Client()
+    probe.force_login(world.anna)
+    sample = {"pk": str(world.public.pk), "game_id": str(world.public.pk), "token": "x",
+              "name": "anna", "key": "x"}  # fmt: skip
+    return probe.get(fill(route, sample)).status_code != 405
+
+
+QUERY_KEYS = ["v", "c", "p", "step", "turn", "page", "q", "next", "part", "game", "player",
+              "engine", "sort", "kind", "lang", "format", "x"]  # fmt: skip
+
+
+def query(data: st.DataObject) -> dict[str, str]:
+    value = st.sampled_from(HOSTILE) | text | st.sampled_from([str(i) for i in HUGE_IDS])
+    return data.draw(st.dictionaries(st.sampled_from(QUERY_KEYS) | text, value, max_size=4))
+
+
+def fuzz_page(route: str, world: World) -> None:
+    @settings(
+        max_examples=GET_EXAMPLES,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
+    @given(data=st.data(), actor=st.sampled_from(ACTORS))
+    def fuzz(data: st.DataObject, actor: str) -> None:
+        values = url_values(data, world)
+        values["name"] = data.draw(st.sampled_from(["anna", "Ben", "nobody"]) | text)
+        path = fill(route, values)
+        target = next(
+            (g for g in world.active if str(g.pk) in (values["pk"], values["game_id"])),
+            world.public,
+        )
+        browser = visitor(data, world.user(actor, target))
+        params = query(data)
+        headers = {"HTTP_HX_REQUEST": "true"} if data.draw(st.booleans()) else {}
+        before = world.snapshot()
+        got = browser.get(path, params, **headers)
+        head = browser.head(path, params, **headers)
+        GET_REQUESTS[route] += 2
+        if got.status_code >= 500 or head.status_code >= 500:
+            GET_SERVER_ERRORS[route] += 1
+        assert got.status_code < 500 and head.status_code < 500, (path, actor, params)
+        assert head.status_code == got.status_code, (path, actor, params)
+        assert head.content == b""
+        assert world.snapshot() == before  # looking changes no game
+
+    fuzz()
+
+
+def test_fuzz_every_page_by_get_and_head_with_hostile_queries_and_ids(world, production_errors):
+    pages = [route for route in site_routes() if takes_get(route, world)]
+    for route in pages:
+        fuzz_page(route, world)
+    assert {"games/<int:pk>/", "games/", "games/<int:pk>/version/"} <= set(pages)
+    assert not GET_SERVER_ERRORS
+
+
 @pytest.fixture(scope="module", autouse=True)
 def fuzz_report():
     yield
-    if not REQUESTS:
+    if not REQUESTS and not GET_REQUESTS:
         return
     lines = [f"{REQUESTS[route]:5d} requests, {SERVER_ERRORS[route]} answered 5xx, "
              f"{APPLIED[route]} legal moves applied: POST /{route}"
              for route in sorted(REQUESTS)]  # fmt: skip
-    total = sum(REQUESTS.values())
-    lines.append(f"{total} requests to {len(REQUESTS)} POST endpoints, "
-                 f"{sum(SERVER_ERRORS.values())} answered 5xx (goal 0)")  # fmt: skip
+    lines += [f"{GET_REQUESTS[route]:5d} requests, {GET_SERVER_ERRORS[route]} answered 5xx: "
+              f"GET and HEAD /{route}" for route in sorted(GET_REQUESTS)]  # fmt: skip
+    summary = (
+        f"{sum(REQUESTS.values())} requests to {len(REQUESTS)} POST endpoints and "
+        f"{sum(GET_REQUESTS.values())} GET/HEAD requests to {len(GET_REQUESTS)} pages, "
+        f"{sum(SERVER_ERRORS.values()) + sum(GET_SERVER_ERRORS.values())} answered 5xx (goal 0)"
+    )
+    lines.append(summary)
     REPORT.parent.mkdir(exist_ok=True)
     REPORT.write_text("\n".join(lines) + "\n")
-    figures.report(f"fuzz: {lines[-1]} (per endpoint: {REPORT.name})")
+    figures.report(f"fuzz: {summary} (per endpoint: {REPORT.name})")
 
 
 CORE = {

@@ -193,3 +193,46 @@ def test_it_answers_any_lobby_page_or_poll_token_without_a_server_error(anna, be
     assert lobby_page.status_code == 200
     poll = Client().get(reverse("games:version", args=[game.pk]), {"p": value, "v": value})
     assert poll.status_code in (204, 400, 404)
+
+
+# --- bodies in another charset, ids beyond the database, HEAD ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["/accounts/login/", "/games/new/", "/games/1/move/", "/language/"]
+)
+def test_a_form_in_utf16_that_is_not_utf16_gets_a_clear_400_before_sign_in(settings, path):
+    """The CSRF check reads the body first; Django's own 400 page ran it again (a 500)."""
+    settings.DEBUG = False
+    browser = Client(enforce_csrf_checks=True)
+    browser.cookies["csrftoken"] = "a" * 32
+
+    response = browser.generic(
+        "POST",
+        path,
+        b"\xff\xfe\x00\xd8a=b",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+    )
+
+    assert response.status_code == 400
+    assert "forms must be sent encoded as UTF-8" in response.content.decode()
+
+
+@pytest.mark.parametrize("number", [2**63, 10**23])
+def test_an_id_beyond_the_database_is_no_page(anna, settings, number):
+    settings.DEBUG = False
+    browser = signed_in(anna)
+    for path in (f"/games/{number}/", f"/games/{number}/log/", f"/games/{number}/chat/"):
+        assert browser.get(path).status_code == 404, path
+    assert (
+        browser.post(f"/games/{number}/move/", {"action": "{}", "version": "1"}).status_code == 404
+    )
+
+
+def test_every_page_answers_head_as_it_answers_get(game, acting):
+    for path in ("/games/mine/", "/games/", f"/games/{game.pk}/", "/rules/", "/healthz", "/sw.js"):
+        got, head = acting.get(path), acting.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b""
+        assert head["Content-Length"] == str(len(got.content)), path
+        assert head["Content-Type"] == got["Content-Type"], path
