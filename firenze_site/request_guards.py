@@ -26,7 +26,13 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -42,7 +48,7 @@ class HeadAsGetMiddleware:
             return self.get_response(request)
         request.method = "GET"
         response = self.get_response(request)
-        if response.streaming:
+        if isinstance(response, StreamingHttpResponse):
             response.streaming_content = []
         else:
             response["Content-Length"] = str(len(response.content))
