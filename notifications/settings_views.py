@@ -12,9 +12,11 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import Mute
@@ -35,6 +37,10 @@ Status = Notification.Status
 # it arrives.
 PARTS = {"webhook_test", "push_test"}
 WAITING = {Status.PENDING, Status.SENDING}
+ENDPOINT_TAKEN = gettext_lazy(
+    "This browser already gets the notifications of another account; it needs a new "
+    "subscription for this one."
+)
 
 
 def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
@@ -160,15 +166,29 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         first = next(iter(form.errors.values()))[0]
         return JsonResponse({"error": first}, status=400)
     data = form.cleaned_data
-    subscription, _created = PushSubscription.objects.update_or_create(
-        endpoint=data["endpoint"],
-        defaults={
-            "user": request.user,
-            "p256dh": data["p256dh"],
-            "auth": data["auth"],
-            "device": device_name(request.headers.get("User-Agent", ""))[:80],
-        },
-    )
+    try:
+        with transaction.atomic():
+            taken = (
+                PushSubscription.objects.filter(endpoint=data["endpoint"])
+                .exclude(user=request.user)
+                .exists()
+            )
+            if not taken:
+                subscription, _created = PushSubscription.objects.update_or_create(
+                    user=request.user,
+                    endpoint=data["endpoint"],
+                    defaults={
+                        "p256dh": data["p256dh"],
+                        "auth": data["auth"],
+                        "device": device_name(request.headers.get("User-Agent", ""))[:80],
+                    },
+                )
+    except IntegrityError:  # another account took it in the meantime
+        taken = True
+    if taken:
+        # A subscription belongs to the account that made it: push.js makes this browser a
+        # new one (a new endpoint) and posts that instead.
+        return JsonResponse({"error": str(ENDPOINT_TAKEN), "taken": True}, status=409)
     return JsonResponse({"device": subscription.device, "id": subscription.pk})
 
 

@@ -40,11 +40,35 @@
     }).then(function (response) {
       return response.json().then(function (body) {
         if (!response.ok) {
-          throw new Error(body.error || "The server refused (" + response.status + ").");
+          var error = new Error(body.error || "The server refused (" + response.status + ").");
+          error.taken = Boolean(body.taken);
+          throw error;
         }
         return body;
       });
     });
+  }
+
+  function subscribe(registration, again) {
+    return registration.pushManager
+      .subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(box.dataset.key) })
+      .then(function (subscription) {
+        var json = subscription.toJSON();
+        return post(box.dataset.subscribe, {
+          endpoint: json.endpoint,
+          p256dh: json.keys.p256dh,
+          auth: json.keys.auth,
+        }).catch(function (error) {
+          if (!error.taken || again) {
+            throw error;
+          }
+          // The browser's subscription belongs to another account (signed in here before): a
+          // subscription is its account's, so this one gets a new endpoint of its own.
+          return subscription.unsubscribe().then(function () {
+            return subscribe(registration, true);
+          });
+        });
+      });
   }
 
   function keyBytes(base64url) {
@@ -93,18 +117,7 @@
         return ready;
       })
       .then(function (registration) {
-        return registration.pushManager.subscribe({
-          userVisibleOnly: true,
-          applicationServerKey: keyBytes(box.dataset.key),
-        });
-      })
-      .then(function (subscription) {
-        var json = subscription.toJSON();
-        return post(box.dataset.subscribe, {
-          endpoint: json.endpoint,
-          p256dh: json.keys.p256dh,
-          auth: json.keys.auth,
-        });
+        return subscribe(registration, false);
       })
       .then(function () {
         window.location.reload();

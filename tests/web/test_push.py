@@ -181,18 +181,27 @@ def test_it_refuses_private_push_endpoints_in_production(anna, receiver, vapid, 
     assert "private or local address" in answer.json()["error"]
 
 
-def test_it_moves_a_device_to_whoever_subscribes_it_last_and_forgets_it_on_request(
-    anna, ben, receiver, vapid
-):
+def test_a_device_stays_with_the_account_that_subscribed_it(anna, ben, receiver, vapid):
     device = Device(receiver)
     subscribe(anna, device)
-    subscribe(ben, device)  # the same browser, signed in as someone else now
-    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["ben"]
-    gone = signed_in(ben).post(
+    keys = PushSubscription.objects.values("user__username", "p256dh", "auth").get()
+
+    taken = subscribe(ben, device)  # anna's endpoint posted from ben's session
+
+    assert taken.status_code == 409
+    assert taken.json()["taken"] is True  # push.js then makes the browser a new subscription
+    assert "another account" in taken.json()["error"]
+    assert PushSubscription.objects.values("user__username", "p256dh", "auth").get() == keys
+    signed_in(ben).post(reverse("notification_settings:unsubscribe"), {"endpoint": device.endpoint})
+    assert PushSubscription.objects.filter(user=anna).exists()  # not ben's to remove
+
+    fresh = Device(receiver)  # the browser's new subscription, for ben
+    assert subscribe(ben, fresh).status_code == 200
+    gone = signed_in(anna).post(
         reverse("notification_settings:unsubscribe"), {"endpoint": device.endpoint}
     )
     assert gone.json() == {"removed": True}
-    assert not PushSubscription.objects.exists()
+    assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["ben"]
 
 
 def test_it_serves_the_service_worker_from_the_root(client):
