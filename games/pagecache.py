@@ -8,8 +8,9 @@ kind of page (whole page or its htmx part), time zone, language, the "time left"
 the invite token in the URL. The same key, hashed, is the page's ETag: a browser that has it
 gets 304 Not Modified.
 
-What differs per request is filled in when the page is served: the CSRF token (the cached page
-holds an unguessable placeholder) and, once a game has table talk, the thread (it marks messages
+What differs per request is filled in when the page is served: the CSRF token and a private
+game's poll token (bound to the viewer's session: games.versions; the cached page holds an
+unguessable placeholder for each) and, once a game has table talk, the thread (it marks messages
 read and shows what the viewer muted, so it is drawn fresh every time). A request with pending
 flash messages is drawn without the cache.
 
@@ -37,12 +38,14 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
+from games import versions
 from games.templatetags.times import left
 
 TTL_SECONDS = 3600
 # Unguessable, so table talk cannot smuggle one in to be replaced by a token.
 CSRF_PLACEHOLDER = salted_hmac("games.pagecache", "csrf").hexdigest()[:40]
 CHAT_PLACEHOLDER = "<!--" + salted_hmac("games.pagecache", "chat").hexdigest()[:40] + "-->"
+POLL_PLACEHOLDER = salted_hmac("games.pagecache", "poll").hexdigest()[:40]
 
 
 @dataclass
@@ -173,11 +176,12 @@ def no_messages(request: HttpRequest) -> bool:
 
 
 def etag_for(request: HttpRequest, key: str) -> str:
-    """The key, and the CSRF secret the page's forms are filled in for (the cookie's, or the
-    one this response sets)."""
+    """The key, the CSRF secret the page's forms are filled in for (the cookie's, or the one
+    this response sets) and the session a private game's poll token is bound to."""
     get_token(request)
     csrf = request.META.get("CSRF_COOKIE", "")
-    return '"' + hashlib.sha256(f"{key}:{csrf}".encode()).hexdigest()[:32] + '"'
+    seen_by = f"{key}:{csrf}:{versions.viewer(request)}"
+    return '"' + hashlib.sha256(seen_by.encode()).hexdigest()[:32] + '"'
 
 
 def _cache_key(head: Head, key: str) -> str:
@@ -203,6 +207,9 @@ def serve(
             html = render_page().content.decode()
             cache.set(_cache_key(head, key), html, TTL_SECONDS)
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+        if POLL_PLACEHOLDER in html:
+            token = versions.poll_token(head.game_id, versions.viewer(request))
+            html = html.replace(POLL_PLACEHOLDER, token)
         if CHAT_PLACEHOLDER in html:
             html = html.replace(CHAT_PLACEHOLDER, render_chat())
         response = HttpResponse(html)
@@ -223,6 +230,7 @@ def page_context(game: Any) -> dict[str, Any]:
     return {
         "csrf_token": CSRF_PLACEHOLDER,
         "chat_placeholder": CHAT_PLACEHOLDER if game.chat_version else "",
+        "poll_token": "" if game.is_public else POLL_PLACEHOLDER,
     }
 
 

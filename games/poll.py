@@ -55,13 +55,13 @@ def answer(row: versions.Versions, params: Mapping[str, str]) -> HttpResponse:
     return response
 
 
-def from_cache(game_id: int, params: Mapping[str, str]) -> HttpResponse | None:
+def from_cache(game_id: int, params: Mapping[str, str], viewer: str) -> HttpResponse | None:
     """The answer from the shared cache alone, or None when the view must decide (versions not
-    cached, or a private game polled without its page's token)."""
+    cached, or a private game polled without this viewer's valid token from its page)."""
     row = versions.cached(game_id)
     if row is None:
         return None
-    if not row[2] and not versions.valid_poll_token(game_id, params.get("p")):
+    if not row[2] and not versions.valid_poll_token(game_id, viewer, params.get("p")):
         return None
     return answer(row, params)
 
@@ -87,7 +87,7 @@ class PollMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         game_id = self._poll_of(request)
         if game_id is not None:
-            response = from_cache(game_id, request.GET)
+            response = from_cache(game_id, request.GET, versions.viewer(request))
             if response is not None:
                 return self._as_the_stack_would(request, response)
         return self.get_response(request)

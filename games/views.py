@@ -491,7 +491,9 @@ def _render_game(
         "rules_url": reverse("games:rules"),
         "move_url": reverse("games:move", args=[game.pk]),
         # Lets the poll of a private game answer without loading the session.
-        "poll_token": "" if game.is_public else versions.poll_token(game.pk),
+        "poll_token": ""
+        if game.is_public
+        else versions.poll_token(game.pk, versions.viewer(request)),
     }
     context["my_seat"] = next(
         (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
@@ -677,7 +679,9 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     row = versions.current(pk)
     if row is None:
         raise Http404(_("No such game."))
-    if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
+    if not row[2] and not versions.valid_poll_token(
+        pk, versions.viewer(request), request.GET.get("p")
+    ):
         invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
         if invite_token is None or not _may_see_private_game(request, pk, invite_token):
             raise Http404(_("No such game."))

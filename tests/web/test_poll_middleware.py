@@ -6,8 +6,10 @@ good and bad tokens."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -137,16 +139,35 @@ def test_it_tells_a_page_showing_an_older_version_that_the_game_moved_on(public)
     assert answer.json() == {"version": public.version + 1, "chat": 0}
 
 
+def session_of(browser: Client) -> str:
+    cookie = browser.cookies.get(django_settings.SESSION_COOKIE_NAME)
+    return cookie.value if cookie is not None else ""
+
+
 def test_it_answers_a_private_games_poll_with_its_token_and_without_the_session(private, carla):
-    token = versions.poll_token(private.pk)
-    for params in ({"v": private.version, "p": token}, {"v": 0, "p": token}):
-        for browser in (Client(), signed_in(carla)):
+    for browser in (Client(), signed_in(carla)):
+        token = versions.poll_token(private.pk, session_of(browser))
+        for params in ({"v": private.version, "p": token}, {"v": 0, "p": token}):
             by_view, _, by_cache, cache_queries = by_view_and_by_middleware(
                 browser, private.pk, params
             )
             assert cache_queries == 0
             assert by_cache == by_view
             assert by_cache["status"] in (200, 204)
+
+
+def test_a_poll_token_works_only_for_its_viewer_and_only_for_a_while(private, carla):
+    """Copied to another browser, or kept past its expiry, the token opens nothing: the view
+    asks the session, and a stranger gets 404."""
+    versions.current(private.pk)  # cached: the middleware would answer a valid token
+    stranger = signed_in(carla)
+    someone_elses = versions.poll_token(private.pk, "another-session")
+    old = versions.poll_token(
+        private.pk, session_of(stranger), now=time.time() - versions.POLL_TOKEN_SECONDS - 1
+    )
+    for token in (someone_elses, old, "ffffffffffff." + old.partition(".")[2]):
+        answer = stranger.get(poll_url(private.pk), {"v": private.version, "p": token})
+        assert answer.status_code == 404, token
 
 
 @pytest.mark.parametrize(
@@ -180,7 +201,8 @@ def test_it_leaves_other_methods_and_urls_to_the_stack(public):
     versions.current(public.pk)
     url = poll_url(public.pk)
     assert Client().post(url, {"v": public.version}).status_code in (403, 405)
-    assert Client().head(url).status_code == 405
+    head = Client().head(url, {"v": public.version})
+    assert head.status_code == 204 and head.content == b""  # HEAD answers as GET does
     assert Client().get(url.rstrip("/"), {"v": public.version}).status_code == 301
     assert Client().get(f"/games/{public.pk}/version/x/").status_code == 404
 
@@ -200,7 +222,7 @@ def test_it_answers_any_query_string_as_the_view_does(anna, ben, v, c, p):
     by_view, _, by_cache, _ = by_view_and_by_middleware(browser, game.pk, params)
     assert by_cache == by_view
     assert by_cache["status"] in (200, 204, 404)
-    with_token = {**params, "p": versions.poll_token(game.pk)}
+    with_token = {**params, "p": versions.poll_token(game.pk, session_of(browser))}
     by_view, _, by_cache, cache_queries = by_view_and_by_middleware(browser, game.pk, with_token)
     assert by_cache == by_view and cache_queries == 0
 

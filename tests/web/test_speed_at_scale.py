@@ -102,13 +102,14 @@ def test_it_answers_a_private_games_poll_from_its_page_token_without_the_session
     private = lobby.create_game(anna, num_players=2, is_public=False)
     lobby.join(private, ben, token=private.invite_token)
     private.refresh_from_db()
-    page = signed_in(ben).get(detail(private)).content.decode()
-    token = re.search(r"/version/\?[^\"]*p=(\w+)", page).group(1)
-    assert token == versions.poll_token(private.pk)
-    Client().get(poll(private), {"p": token})  # fills the cache
+    player = signed_in(ben)
+    page = player.get(detail(private)).content.decode()
+    token = re.search(r"/version/\?[^\"]*p=([\w.]+)", page).group(1)
+    assert versions.valid_poll_token(private.pk, player.cookies["sessionid"].value, token)
+    player.get(poll(private), {"p": token})  # fills the cache
     with django_assert_num_queries(0):
-        assert Client().get(poll(private), {"v": private.version, "p": token}).status_code == 204
-    assert signed_in(carla).get(poll(private), {"p": "x" + token[1:]}).status_code == 404
+        assert player.get(poll(private), {"v": private.version, "p": token}).status_code == 204
+    assert signed_in(carla).get(poll(private), {"p": token}).status_code == 404
 
 
 # --- the game page from the cache ---------------------------------------------------------
