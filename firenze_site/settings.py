@@ -35,14 +35,34 @@ def env_list(name: str, default: str) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 # The fallback key is only for development; with DEBUG off a real key is required.
+DEV_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+
+
+def weak_secret_key(key: str) -> str:
+    """Why a key must not sign production's sessions, links and tokens (empty if it may): the
+    rules of Django's check --deploy (security.W009), enforced at start."""
+    if len(key) < 50:
+        return "it has fewer than 50 characters"
+    if len(set(key)) < 5:
+        return "it has fewer than 5 different characters"
+    if key == DEV_SECRET_KEY or key.startswith("django-insecure-") or "insecure" in key.lower():
+        return "it is a development key"
+    return ""
+
+
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
             "SECRET_KEY must be set when DEBUG is off (production is the default; set "
             "DEBUG=true for development, as `make run` does)."
         )
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
+    SECRET_KEY = DEV_SECRET_KEY
+elif not DEBUG and weak_secret_key(SECRET_KEY):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is refused in production: {weak_secret_key(SECRET_KEY)}. Make one with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 

@@ -114,6 +114,35 @@ def test_it_refuses_to_start_in_production_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("key", "reason"),
+    [
+        ("x", "fewer than 50 characters"),
+        ("a" * 60, "fewer than 5 different characters"),
+        ("django-insecure-" + "k3" * 30, "a development key"),
+        ("dev-only-insecure-key-do-not-use-in-production-0123456789abcdef", "a development key"),
+    ],
+)
+def test_it_refuses_to_start_in_production_with_a_short_or_development_key(key, reason):
+    """Refused at start (what gunicorn loads, and any command), not only by check --deploy."""
+    env = {**PRODUCTION, "SECRET_KEY": key}
+    web = subprocess.run(
+        [sys.executable, "-c", "import firenze_site.wsgi; print('started')"],
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "firenze_site.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    command = manage("check", **env)
+
+    for result in (web, command):
+        assert result.returncode != 0
+        assert "started" not in result.stdout
+        assert "SECRET_KEY is refused in production" in result.stderr
+        assert reason in result.stderr
+
+
 # --- issue 9: header, favicon, rules page, make run's SITE_URL -------------------------------
 
 
