@@ -1,10 +1,12 @@
 """Display names that cannot pass for the site, a seat label or another player.
 
-A name is compared by its *skeleton*: NFKC-folded, case-folded, separators dropped and every
-character replaced by an ASCII look-alike where Unicode's confusables data (the
-``confusable_homoglyphs`` package ships it) lists one, so "Аnna" (Cyrillic А), "ANNA", "Anna_"
-and "Ann.a" all reduce to the same skeleton as "Anna". The skeleton is stored on the user row
-(indexed) so the check against every other player is one query.
+A name is compared by its *skeleton*: NFKC-folded, case-folded, accents dropped, separators
+dropped and every character replaced by an ASCII look-alike where Unicode's confusables data
+(the ``confusable_homoglyphs`` package ships it) lists one, so "Аnna" (Cyrillic А), "ANNA",
+"Anna_", "Ann.a" and "Ánna" all reduce to the same skeleton as "Anna". Accents are the marks
+of Unicode's Combining Diacritical Marks block (what Latin, Greek and Cyrillic letters carry);
+the vowel signs of other scripts are letters of their own and are kept. The skeleton is stored
+on the user row (indexed) so the check against every other player is one query.
 
 Reserved: what the pages print for seats that are not a player ("Player 3", "Bot Greedy 2",
 "Open seat", "Former player") and names of the site and its staff ("admin", "Firenze"...).
@@ -71,6 +73,16 @@ def _lookalikes() -> dict[str, str]:
 
 # Among themselves the ASCII look-alikes are O/0 and I/l/1; after case-folding, o and i too.
 ASCII_FOLD = {"o": "0", "i": "1", "l": "1"}
+# Latin letters with a stroke or ligatures, which no decomposition splits into letter + accent.
+LATIN_FOLD = {"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t", "ı": "i", "ƚ": "l",
+              "æ": "ae", "œ": "oe", "þ": "th", "ð": "d"}  # fmt: skip
+ACCENTS = range(0x0300, 0x0370)  # the Combining Diacritical Marks block
+
+
+def without_accents(text: str) -> str:
+    """ "Alíce" -> "Alice", "Łukasz" -> "lukasz" (text already case-folded)."""
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if ord(c) not in ACCENTS)
+    return "".join(LATIN_FOLD.get(c, c) for c in unicodedata.normalize("NFC", bare))
 
 
 def skeleton(name: str) -> str:
@@ -78,7 +90,7 @@ def skeleton(name: str) -> str:
     table = _lookalikes()
     text = unicodedata.normalize("NFKC", name or "")
     text = "".join(table.get(char, char) for char in text).casefold()  # "I" -> "1" first
-    text = SEPARATORS.sub("", text)
+    text = SEPARATORS.sub("", without_accents(text))
     for _round in range(2):  # mapped characters may map on ("Ｉ" -> "I" -> "1")
         text = "".join(ASCII_FOLD.get(c, table.get(c, c)) for c in text)
     return text

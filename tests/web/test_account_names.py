@@ -69,6 +69,32 @@ def test_it_refuses_a_look_alike_of_another_players_name(client, anna, name):
     assert not User.objects.filter(email="dario@example.com").exists()
 
 
+@pytest.mark.parametrize("name", ["Alíce", "Alicé", "ÁLICE", "Ａlicè"])
+def test_it_refuses_a_name_that_differs_only_by_accents(client, carla, name):
+    carla.display_name = "Alice"
+    carla.save()
+
+    response = sign_up(client, display_name=name)
+
+    assert LOOKALIKE in response.content.decode()
+    assert not User.objects.filter(email="dario@example.com").exists()
+
+
+def test_accented_names_are_refused_beside_names_stored_before_the_rule(client, carla):
+    """The migration draws the stored skeletons again."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    carla.display_name = "Zoë"
+    carla.save()
+    User.objects.filter(pk=carla.pk).update(display_name_skeleton="z0ë")  # as drawn before
+    migration = import_module("accounts.migrations.0007_display_name_skeleton_without_accents")
+    migration.redraw_skeletons(apps, None)
+
+    assert LOOKALIKE in sign_up(client, display_name="Zoe").content.decode()
+
+
 def test_it_tells_i_from_l_and_o_from_zero_apart_no_better_than_a_reader_would(client, carla):
     carla.display_name = "Olivia"
     carla.save()
