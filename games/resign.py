@@ -47,14 +47,14 @@ def resign(game_id: int, user: Any) -> Game:
         mine.resigned_step = game.engine.step(game.load_state())
         mine.autopilot = True
         mine.save(update_fields=["resigned_at", "resigned_step", "autopilot"])
-        staying = [s for s in seats if not s.has_resigned]
-        if len(staying) <= 1 or not any(s.user_id and not s.bot for s in staying):
+        if ends_game(seats):
             _end(game)
         elif game.acting_seat == mine.number:
             game.schedule_turn(now)  # the bot moves now; it needs no deadline
         Game.objects.filter(pk=game.pk).update(
             version=F("version") + 1,
             status=game.status,
+            acting_seat=game.acting_seat,
             **game.clock_values(),
             updated=now,
         )
@@ -67,6 +67,15 @@ def resign(game_id: int, user: Any) -> Game:
     return game
 
 
+def ends_game(seats: list[Any]) -> bool:
+    """Whether these seats' resignations end the game: one seat or none has not resigned, or
+    no person is left among those (only bots). manage.py replay_games asks it too."""
+    staying = [s for s in seats if not s.has_resigned]
+    return len(staying) <= 1 or not any(s.user_id and not s.bot for s in staying)
+
+
 def _end(game: Game) -> None:
+    """Over: nobody acts any more, and the clock stops."""
     game.status = Game.Status.FINISHED
+    game.acting_seat = None
     game.deadline = game.next_reminder_at = None

@@ -204,3 +204,116 @@ def test_it_replays_each_game_with_the_engine_of_its_own_rules_version(games):
         assert lobby.create_game(game.creator, num_players=2).rules_version == rules.RULES_VERSION
     finally:
         registry.unregister(older)
+
+
+# --- every way a game ends ------------------------------------------------------------------
+
+
+def _resign(game: Game, user, capture) -> None:
+    from games.resign import resign
+
+    with capture(execute=True):
+        resign(game.pk, user)
+    game.refresh_from_db()
+
+
+def _time_out(game: Game, capture) -> None:
+    from datetime import timedelta
+
+    from games.timeouts import time_out
+
+    game.refresh_from_db()
+    with capture(execute=True):
+        assert time_out(game.pk, now=game.deadline + timedelta(seconds=1))
+    game.refresh_from_db()
+
+
+def _play_person(game: Game, user, capture, steps: int = 5000) -> None:
+    """``user`` plays their turns through the move service (bots answer at once) until the
+    game ends or ``steps`` moves are made."""
+    rng = random.Random(7)
+    for _ in range(steps):
+        game.refresh_from_db()
+        if not game.is_active:
+            return
+        acting = game.seats.get(number=game.acting_seat)
+        assert acting.user_id == user.pk, "only this person is left to move"
+        with capture(execute=True):
+            play.submit_move(game.pk, user, greedy(game.load_state(), rng), game.version)
+
+
+def test_games_that_ended_every_way_replay_to_their_stored_state(
+    anna, ben, carla, dario, django_capture_on_commit_callbacks
+):
+    """The log is the truth however a game ended: resigned by one of two, by all but one of
+    three (bots played the seats in between), against bots only, after timeouts the bot
+    played, and with a seat on autopilot to the engine's end."""
+    capture = django_capture_on_commit_callbacks
+    two = started_game(anna, ben)
+    play_greedy(two, 30)
+    _resign(two, anna, capture)
+
+    three = started_game(anna, ben, carla)
+    play_greedy(three, 20)
+    _resign(three, three.seats.get(number=three.acting_seat).user, capture)  # a bot plays on
+    _resign(three, next(s.user for s in three.seats.all() if not s.has_resigned), capture)
+
+    with capture(execute=True):
+        against_bots = started_game(dario, bots=2)
+    against_bots.refresh_from_db()
+    play_greedy(against_bots, 10)
+    _resign(against_bots, dario, capture)
+
+    timed_out = started_game(ben, carla)
+    _time_out(timed_out, capture)  # the bot plays one turn, then ben and carla play it out
+    fast_forward(timed_out)
+
+    autopilot = started_game(carla, dario)
+    seat = autopilot.seats.get(user=carla)
+    while not autopilot.seats.get(pk=seat.pk).autopilot:
+        autopilot.refresh_from_db()
+        if autopilot.seats.get(number=autopilot.acting_seat).user_id == dario.pk:
+            _play_person(autopilot, dario, capture, steps=1)
+        else:
+            _time_out(autopilot, capture)
+    _play_person(autopilot, dario, capture)  # carla's seat plays itself to the end
+
+    endings = [two, three, against_bots, timed_out, autopilot]
+    for game in endings:
+        game.refresh_from_db()
+        assert game.is_finished, game
+        assert game.acting_seat is None, game  # nobody acts in a finished game
+    assert [g.ended_by_resignation for g in endings] == [True, True, True, False, False]
+    assert timed_out.moves.filter(timeout=True).exists()
+    assert autopilot.moves.filter(by_bot=True, timeout=False).exists()
+
+    assert replay().strip().endswith("Replayed 5 games: 0 differ.")
+    before = list(Game.objects.order_by("pk").values("acting_seat", "status", "version"))
+    assert replay("--fix").strip().endswith("Replayed 5 games: 0 differ.")
+    assert list(Game.objects.order_by("pk").values("acting_seat", "status", "version")) == before
+
+
+def test_fix_puts_back_what_the_log_and_the_resignations_say(anna, ben, carla):
+    """A finished game keeps no acting seat; one the log says is still going is active
+    again, with the seat the log says."""
+    resigned = started_game(anna, ben)
+    play_greedy(resigned, 10)
+    from games.resign import resign
+
+    resign(resigned.pk, ben)
+    going = started_game(anna, carla)
+    play_greedy(going, 10)
+    Game.objects.filter(pk=resigned.pk).update(acting_seat=0)
+    Game.objects.filter(pk=going.pk).update(status=Game.Status.FINISHED, acting_seat=None)
+
+    report = replay("--fix")
+
+    assert f"Game {resigned.pk}: acting seat 0 but the log says None" in report
+    assert f"Game {going.pk}:" in report
+    resigned.refresh_from_db()
+    going.refresh_from_db()
+    assert (resigned.status, resigned.acting_seat) == (Game.Status.FINISHED, None)
+    assert going.status == Game.Status.ACTIVE
+    assert going.acting_seat == rules.acting_seat(going.replayed_state())
+    assert going.deadline is not None  # its clock runs again
+    assert replay().strip().endswith("Replayed 2 games: 0 differ.")
