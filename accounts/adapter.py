@@ -36,6 +36,14 @@ class AccountAdapter(DefaultAccountAdapter):
             return False
         return super().reauthenticate(user, password)
 
+    def send_confirmation_mail(self, request, emailconfirmation, signup) -> None:
+        """A confirmation sent again from the email page is skipped while the rate limits
+        cannot count (as allauth skips one over its limit: the link already sent still
+        works); the forms that add an address refuse then (accounts/forms.py)."""
+        if not signup and not shared_cache.limits_hold():
+            return None
+        return super().send_confirmation_mail(request, emailconfirmation, signup)
+
     def save_user(self, request, user, form, commit=True):
         display_name = form.cleaned_data.get("display_name")
         if display_name:

@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from allauth.account.forms import AddEmailForm as AllauthAddEmailForm
+from allauth.account.forms import RequestLoginCodeForm as AllauthRequestLoginCodeForm
+from allauth.account.forms import ResetPasswordForm as AllauthResetPasswordForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.conf import settings
@@ -20,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import TIME_ZONE_MAX_LENGTH, time_zone_names
 from accounts.names import CONFUSABLE_MESSAGE, RESERVED_MESSAGE, is_reserved, skeleton
+from firenze_site import cache as shared_cache
 from firenze_site.language import lazy_percent
 
 DISPLAY_NAME_MIN_LENGTH = 3
@@ -142,7 +146,31 @@ class BrowserTimeZoneField(forms.CharField):
         return value
 
 
-class SignupForm(DisplayNameMixin, AllauthSignupForm):
+class SendsEmailMixin:
+    """A form that sends an email to the address typed in it. Its rate limit lives in the
+    shared cache; while that is down the limit counts nothing, so the form refuses (fails
+    closed) with "try again in a few minutes" until it is back."""
+
+    def clean(self):
+        cleaned = super().clean()  # type: ignore[misc]
+        if not shared_cache.limits_hold():
+            raise forms.ValidationError(shared_cache.EMAILS_PAUSED, code="paused")
+        return cleaned
+
+
+class ResetPasswordForm(SendsEmailMixin, AllauthResetPasswordForm):
+    """allauth's "forgot your password?" form."""
+
+
+class RequestLoginCodeForm(SendsEmailMixin, AllauthRequestLoginCodeForm):
+    """allauth's "email me a sign-in code" form."""
+
+
+class AddEmailForm(SendsEmailMixin, AllauthAddEmailForm):
+    """allauth's form adding an address to the account (it sends a confirmation)."""
+
+
+class SignupForm(SendsEmailMixin, DisplayNameMixin, AllauthSignupForm):
     """allauth's sign-up form (email, password twice) plus the display name, and the
     browser's time zone.
 

@@ -5,8 +5,11 @@ page (the board fragment cache) and each sign-in (the rate limits) into a 500. H
 that cannot reach Redis answers as if the cache were empty and writes were dropped, and after a
 failure Redis is left alone for ``RETRY_AFTER`` seconds so each request does not pay the
 connect timeout again. ``add`` then reports success so that locks built on it (allauth's rate
-limiter) do not stall; a limit therefore counts nothing while Redis is down, which is why
-password sign-in asks ``is_down()`` and pauses itself instead (accounts/adapter.py).
+limiter) do not stall; a limit therefore counts nothing while Redis is down. So what such a
+limit guards fails closed instead: password sign-in pauses itself (accounts/adapter.py), and so
+does everything that sends an email to an address someone typed (password reset, sign-in codes,
+sign-up, adding an address, invitations: ``limits_hold()``), with EMAILS_PAUSED, while playing
+goes on. Limits counted in the database (table talk, webhook and push tests) hold anyway.
 """
 
 from __future__ import annotations
@@ -19,11 +22,16 @@ from typing import Any
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
+from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = 5.0
+EMAILS_PAUSED = gettext_lazy(
+    "The site cannot send this email right now while it recovers from a fault; please try "
+    "again in a few minutes."
+)
 
 
 def _degrading(default: Any) -> Callable:
@@ -91,3 +99,8 @@ def is_reachable() -> bool:
         return True
     backend.has_key("firenze:probe")  # an error marks the cache down
     return not backend.is_down()
+
+
+def limits_hold() -> bool:
+    """Whether the rate limits kept in the shared cache can count right now (asks Redis)."""
+    return is_reachable()

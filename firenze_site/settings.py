@@ -208,7 +208,14 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_LOGIN_METHODS = {"email"}
 # The display name comes from our own form (accounts/forms.py); no username is asked for.
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
+# Forms of allauth's that send an email to a typed address refuse while the rate limits cannot
+# count (the shared cache is down): accounts/forms.py.
+ACCOUNT_FORMS = {
+    "signup": "accounts.forms.SignupForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+    "request_login_code": "accounts.forms.RequestLoginCodeForm",
+    "add_email": "accounts.forms.AddEmailForm",
+}
 # The adapter saves the display name and derives the internal username from it.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # allauth's pages, messages and emails name the player by display name, never by email.
@@ -240,6 +247,12 @@ ACCOUNT_RATE_LIMITS = {
     "invite": "30/h/user",
     # Invitation emails from one player to another: a few a day, however many games.
     "invite_pair": "3/d/key",
+    # Invitations typed as an address (each one an email to someone who may have no account).
+    "invite_email": "10/d/user",
+    # allauth's emails to a typed address, set here rather than left to allauth's defaults:
+    # a password reset 3 times an hour per address, a sign-in code 3 times in 15 minutes.
+    "reset_password": "10/m/ip,3/h/key",
+    "request_login_code": "10/m/ip,3/15m/key",
     "move": "120/m/user",
     "away": "30/h/user",
     "profile": "30/h/user",

@@ -352,9 +352,7 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                 game,
                 request.user,
                 form.email,
-                before_email=lambda invitee: limits.check(
-                    request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
-                ),
+                before_email=lambda invitee: _count_invitation_email(request, invitee),
             )
             confirmation.append(
                 _("An invitation is on its way to %(email)s.") % {"email": form.email}
@@ -373,6 +371,13 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
             )
 
     return _lobby_action(request, pk, run, confirmation)
+
+
+def _count_invitation_email(request: HttpRequest, invitee: Any) -> None:
+    """An invitation typed as an address: limited per pair, and in all per day (whether the
+    address has an account or not, so the limit tells nothing about accounts)."""
+    limits.check(request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}")
+    limits.check(request, "invite_email")
 
 
 def _invitee_key(invitee: Any) -> str:

@@ -1,6 +1,9 @@
 """A Redis cache that is down degrades the site instead of breaking it: game pages render (without
 the board fragment cache), moves are played, the sign-in page shows, and password sign-in is
-paused with a message rather than left without its guess limit. Nothing answers 500."""
+paused with a message rather than left without its guess limit. Whatever sends an email to a
+typed address (password reset, sign-in code, sign-up, invitations) pauses the same way, with
+"try again in a few minutes"; the limits kept in the database (table talk, the webhook test)
+go on counting. Nothing answers 500."""
 
 from __future__ import annotations
 
@@ -8,11 +11,15 @@ import json
 import socket
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 
 from accounts import adapter
 from firenze_site import cache as shared_cache
+from games import lobby
+from games.models import Invitation
 from games.rules.firenze import rules
 from tests.factories import PASSWORD
 from tests.web.helpers import HTMX, signed_in, started_game
@@ -74,3 +81,93 @@ def test_sign_in_is_paused_not_broken_while_the_limits_cannot_count(redis_down, 
     assert response.status_code == 200
     assert str(adapter.SIGN_IN_PAUSED) in response.content.decode()
     assert "_auth_user_id" not in client.session
+
+
+# --- what sends an email fails closed; limits kept in the database hold -----------------------
+
+PAUSED = "try again in a few minutes"
+
+
+def test_password_reset_and_sign_in_codes_pause_instead_of_mailing_without_limit(
+    redis_down, client, anna
+):
+    for _ in range(3):
+        reset = client.post("/accounts/password/reset/", {"email": anna.email})
+        assert reset.status_code == 200
+        assert PAUSED in reset.content.decode()
+        code = client.post("/accounts/login/code/", {"email": anna.email})
+        assert code.status_code == 200
+        assert PAUSED in code.content.decode()
+    assert mail.outbox == []
+
+
+def test_sign_up_and_adding_an_address_pause_too(redis_down, client, anna):
+    signup = client.post(
+        "/accounts/signup/",
+        {
+            "email": "new@example.com",
+            "display_name": "Newcomer",
+            "password1": "x7!Kq2pLz-9",
+            "password2": "x7!Kq2pLz-9",
+        },  # fmt: skip
+    )
+    assert signup.status_code == 200 and PAUSED in signup.content.decode()
+    assert not get_user_model().objects.filter(email="new@example.com").exists()
+    added = signed_in(anna).post("/accounts/email/", {"email": "second@example.com",
+                                                      "action_add": ""})  # fmt: skip
+    assert PAUSED in added.content.decode()
+    assert mail.outbox == []
+
+
+def test_invitations_pause_while_playing_goes_on(
+    redis_down, anna, ben, django_capture_on_commit_callbacks
+):
+    forming = lobby.create_game(anna, num_players=3, is_public=False)
+    creator = signed_in(anna)
+    with django_capture_on_commit_callbacks(execute=True):
+        by_name = creator.post(reverse("games:invite", args=[forming.pk]), {"display_name": "Ben"})
+        by_address = creator.post(
+            reverse("games:invite", args=[forming.pk]), {"display_name": "someone@example.org"}
+        )
+    for answer in (by_name, by_address):
+        assert answer.status_code in (302, 303, 503)
+    page = creator.get(reverse("games:detail", args=[forming.pk])).content.decode()
+    assert PAUSED in page
+    assert not Invitation.objects.exists()
+    assert mail.outbox == []
+
+    game = started_game(anna, ben)  # and the game next door is played
+    player = game.seats.get(number=game.acting_seat).user
+    action = rules.legal_actions(game.load_state())[0]
+    moved = signed_in(player).post(
+        reverse("games:move", args=[game.pk]),
+        {"action": json.dumps(action), "version": game.version},
+        **HTMX,
+    )
+    assert moved.status_code == 200
+
+
+def test_table_talk_and_webhook_test_limits_hold_without_the_cache(
+    redis_down, anna, ben, receiver, django_capture_on_commit_callbacks
+):
+    """Counted in the database: the cache being down changes nothing."""
+    from chat.models import Message
+    from chat.services import RATE_LIMIT
+    from notifications.models import Notification, Webhook
+
+    game = started_game(anna, ben)
+    writer = signed_in(anna)
+    answers = [
+        writer.post(reverse("chat:post", args=[game.pk]), {"text": f"hello {n}"})
+        for n in range(RATE_LIMIT + 1)
+    ]
+    assert [a.status_code for a in answers[:RATE_LIMIT]] == [302] * RATE_LIMIT
+    assert answers[-1].status_code == 429
+    assert Message.objects.filter(game=game).count() == RATE_LIMIT
+
+    Webhook.objects.create(user=anna, url=receiver.url("/hook"), format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        writer.post(reverse("notification_settings:webhook_test"))
+        again = writer.post(reverse("notification_settings:webhook_test"), follow=True)
+    assert "A test was sent a moment ago" in again.content.decode()
+    assert Notification.objects.filter(kind="test").count() == 1

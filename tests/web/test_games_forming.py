@@ -157,7 +157,7 @@ def test_an_address_without_an_account_gets_an_invitation_email_with_the_seat_li
     assert "An invitation is on its way to newbie@example.org." in messages_of(creator, response)
     [email] = mail.outbox
     assert email.to == ["newbie@example.org"]
-    assert email.subject == "Anna invites you to a game of Firenze"
+    assert email.subject == "An invitation to a game of Firenze"  # no text of the sender's
     link = reverse("games:invite_link", args=[game.invite_token])
     assert link in email.body and "create a free account" in email.body
     assert "unsubscribe" not in email.body.lower()

@@ -142,6 +142,41 @@ def test_one_player_cannot_flood_another_with_invitation_emails(anna, ben, carla
     assert Invitation.objects.filter(user=carla).count() == 1
 
 
+def test_invitations_by_address_are_limited_per_player_and_day(
+    anna, carla, django_capture_on_commit_callbacks
+):
+    """Ten a day, whoever the addresses belong to (so the limit tells nothing about who has an
+    account: carla's address counts as well)."""
+    browser = signed_in(anna)
+    addresses = [f"friend{n}@example.org" for n in range(9)] + [carla.email, "one@example.org"]
+    games = [lobby.create_game(anna, num_players=2) for _ in addresses]
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [
+            browser.post(reverse("games:invite", args=[g.pk]), {"display_name": a}, follow=True)
+            for g, a in zip(games, addresses, strict=True)
+        ]
+
+    assert Invitation.objects.count() == 10
+    assert str(MESSAGES["invite_email"]) in answers[-1].content.decode()
+    assert not Invitation.objects.filter(email="one@example.org").exists()
+    assert len([m for m in mail.outbox if m.to != [carla.email]]) == 9
+
+
+def test_password_resets_and_sign_in_codes_to_one_address_are_limited(client, anna):
+    resets = [
+        Client().post("/accounts/password/reset/", {"email": anna.email}).status_code
+        for _ in range(4)
+    ]
+    codes = [Client().post("/accounts/login/code/", {"email": anna.email}) for _ in range(4)]
+
+    assert resets == [302, 302, 302, 429]  # three an hour per address
+    assert [c.status_code for c in codes[:3]] == [302] * 3  # three in 15 minutes
+    assert "Too many" in codes[3].content.decode()
+    assert len(mail.outbox) == 6
+
+
 def test_moves_are_limited_per_player(anna, ben, settings):
     settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "move": "3/m/user"}
     game = started_game(anna, ben)
