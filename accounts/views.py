@@ -3,8 +3,9 @@ preferences, notifications/settings_views.py), the download of one's data and th
 the account, and sign-up (allauth's, with a clear answer when two people race for one display
 name).
 
-Downloading the data and deleting the account need the password within the last minutes
-(allauth's reauthentication): a session opened from a forwarded turn email cannot do either.
+Changing the display name, downloading the data and deleting the account need the password
+within the last minutes (allauth's reauthentication): a session opened from a forwarded turn
+email cannot do any of them.
 """
 
 from __future__ import annotations
@@ -45,8 +46,20 @@ LANGUAGE_FORM = "language"
 DELETE_WORD = "delete"
 
 
+def _changes_display_name(request: HttpRequest) -> bool:
+    """A post of the display name form (the language and time zone forms need no password)."""
+    return request.method == "POST" and request.POST.get("form") not in (
+        LANGUAGE_FORM,
+        TIME_ZONE_FORM,
+    )
+
+
 @login_required
+@reauthentication_required(allow_get=True, enabled=_changes_display_name)
 def profile(request):
+    """The account page. A new display name needs the password within the last minutes
+    (allauth's reauthentication, which then carries the posted form on), like the email
+    address: a forwarded email's sign-in link cannot rename the player."""
     user = request.user
     time_zone_form = TimeZoneForm(instance=user)
     language_form = LanguageForm(instance=user)

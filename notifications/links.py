@@ -24,11 +24,35 @@ from django.utils.translation import ngettext
 
 from notifications.models import LoginToken
 
+# Set in the session a sign-in link opened (notifications.views): it may play, but sees no
+# secret of the account (a webhook's URL) until the password is given again.
+LINK_SESSION = "firenze_signed_in_by_email_link"
 UNSUBSCRIBE_SALT = "notifications.unsubscribe"
 LOGIN_SALT = "notifications.login-link"
 # Mail scanners follow links within moments of delivery; older links are opened by people, so
 # their confirmation pages may submit themselves (see views).
 SCANNER_WINDOW = 300
+
+
+def sees_secrets(request: Any) -> bool:
+    """A session opened with the password, or one from a sign-in link that has given the
+    password again in the last minutes (allauth's reauthentication)."""
+    from allauth.account.internal.flows.reauthentication import did_recently_reauthenticate
+
+    if not request.session.get(LINK_SESSION):
+        return True
+    return did_recently_reauthenticate(request)
+
+
+def masked_url(url: str) -> str:
+    """What a session that may not see a webhook's URL is shown of it: scheme and host."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        return f"{parts.scheme}://{parts.hostname}/…"
+    except ValueError:
+        return "…"
 
 
 def absolute(path: str) -> str:

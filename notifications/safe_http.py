@@ -73,6 +73,14 @@ class Response:
         return self.body.decode("utf-8", errors="replace")
 
 
+def host_of(url: str) -> str:
+    """The host of a URL, for messages: never its path or query (a webhook's secret)."""
+    try:
+        return urlsplit(url).hostname or "the server"
+    except ValueError:
+        return "the server"
+
+
 def _allow_http() -> bool:
     return bool(getattr(settings, "NOTIFICATIONS_ALLOW_HTTP_TARGETS", False))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
@@ -20,7 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import Mute
-from notifications import channels, preferences, push
+from notifications import channels, links, preferences, push
 from notifications.forms import (
     EndpointForm,
     PreferencesForm,
@@ -46,9 +47,18 @@ ENDPOINT_TAKEN = gettext_lazy(
 def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
     user = request.user
     webhook = Webhook.objects.filter(user=user).first()
-    initial = {"url": webhook.url, "format": webhook.format} if webhook else None
+    # The URL is a secret (whoever has it posts to the player's channel): a session opened
+    # from an email's sign-in link sees only its host until the password is given again.
+    sees_url = links.sees_secrets(request)
+    initial = None
+    if webhook:
+        initial = {"url": webhook.url if sees_url else "", "format": webhook.format}
     tests = channels.latest_tests(user)
     context = {
+        "webhook_url": (webhook.url if sees_url else links.masked_url(webhook.url))
+        if webhook
+        else "",
+        "webhook_url_masked": bool(webhook) and not sees_url,
         "tests": tests,
         "webhook_test_waiting": any(r.status in WAITING for r in tests.get("webhook", [])),
         "push_test_waiting": any(r.status in WAITING for r in tests.get("push", [])),
@@ -87,7 +97,11 @@ def save_preferences(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@reauthentication_required
 def save_webhook(request: HttpRequest) -> HttpResponse:
+    """Needs the password within the last minutes (allauth's reauthentication, which then
+    carries the posted form on): a forwarded email's sign-in link cannot redirect the
+    player's news, table talk included, to a URL of someone else's."""
     form = WebhookForm(request.POST)
     if not form.is_valid():
         return _page(request, 400, webhook_form=form)
@@ -108,6 +122,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@reauthentication_required
 def remove_webhook(request: HttpRequest) -> HttpResponse:
     Webhook.objects.filter(user=request.user).delete()
     messages.success(request, _("Webhook removed."))

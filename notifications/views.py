@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from notifications import links, preferences
 
-LINK_SESSION = "firenze_signed_in_by_email_link"
+LINK_SESSION = links.LINK_SESSION
 
 LINK_EXPIRED = gettext_lazy(
     "That sign-in link has expired or was already used. Sign in to continue to your game."

@@ -97,7 +97,8 @@ def deliver(notification: Notification) -> None:
     if 200 <= response.status < 300:
         record_success(webhook)
         return
-    error = f"{webhook.url.split('?')[0][:80]} answered {response.status} {response.reason}"
+    # The host only: the rest of a webhook's URL is its secret, and errors are shown and kept.
+    error = f"{safe_http.host_of(webhook.url)} answered {response.status} {response.reason}"
     record_failure(webhook, error)
     if response.status in (408, 425, 429) or response.status >= 500:
         raise safe_http.RetryLater(error)

@@ -80,6 +80,17 @@ def signed_in(user) -> Client:
     return client
 
 
+def reauthenticated(user) -> Client:
+    """Signed in and just gave the password again (allauth's reauthentication): what changing
+    the display name, the webhook, the data download and the deletion ask for."""
+    from tests.factories import PASSWORD
+
+    browser = signed_in(user)
+    response = browser.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return browser
+
+
 def play_greedy(game: Game, max_moves: int = 5000, *, until=None) -> int:
     """Play greedy moves for whoever acts, stored through games.play.record_move (the path of
     bot moves), until ``until(state)`` holds, the game ends or ``max_moves`` were played."""

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from accounts.forms import SignupForm
+from tests.web.helpers import reauthenticated
 from tests.web.test_accounts import sign_up
 
 pytestmark = pytest.mark.django_db
@@ -103,8 +104,8 @@ def test_it_tells_i_from_l_and_o_from_zero_apart_no_better_than_a_reader_would(c
         assert LOOKALIKE in sign_up(client, display_name=name).content.decode()
 
 
-def test_it_refuses_a_look_alike_on_the_account_page_too(client, anna, ben):
-    client.force_login(ben)
+def test_it_refuses_a_look_alike_on_the_account_page_too(anna, ben):
+    client = reauthenticated(ben)
 
     response = client.post("/accounts/profile/", {"display_name": "Аnna"})
 

@@ -16,6 +16,7 @@ from django.core import mail
 from django.core.cache import cache
 
 from tests.factories import PASSWORD, UserFactory
+from tests.web.helpers import reauthenticated
 
 pytestmark = pytest.mark.django_db
 
@@ -298,7 +299,7 @@ def test_it_shows_the_profile_with_links_to_email_password_and_sign_out(client, 
 
 
 def test_it_changes_the_display_name_on_the_profile_page(client, anna):
-    client.force_login(anna)
+    client = reauthenticated(anna)  # a new name needs the password again
 
     response = client.post("/accounts/profile/", {"display_name": "  Anna  di Firenze "})
 
@@ -310,7 +311,7 @@ def test_it_changes_the_display_name_on_the_profile_page(client, anna):
 
 
 def test_it_lets_a_player_recase_their_own_display_name(client, anna):
-    client.force_login(anna)
+    client = reauthenticated(anna)  # a new name needs the password again
 
     client.post("/accounts/profile/", {"display_name": "ANNA"})
 
@@ -328,7 +329,7 @@ def test_it_lets_a_player_recase_their_own_display_name(client, anna):
     ],
 )
 def test_it_validates_the_display_name_on_the_profile_page(client, anna, ben, display_name, error):
-    client.force_login(ben)
+    client = reauthenticated(ben)  # a new name needs the password again
 
     response = client.post("/accounts/profile/", {"display_name": display_name})
 

@@ -19,7 +19,7 @@ from notifications import safe_http, tasks
 from notifications.models import Notification, Webhook
 from tests.factories import UserFactory
 from tests.receivers import DripServer
-from tests.web.helpers import signed_in
+from tests.web.helpers import reauthenticated, signed_in
 
 DEADLINE = 1.0
 # How far past the deadline a request may end: thread wake-ups on a loaded machine. A drip
@@ -157,7 +157,7 @@ def test_saving_a_webhook_asks_no_dns(anna, settings, monkeypatch):
 
     monkeypatch.setattr(socket, "getaddrinfo", no_lookups)
     settings.NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = False
-    client = signed_in(anna)
+    client = reauthenticated(anna)
     saved = client.post(
         reverse("notification_settings:webhook"),
         {"url": "https://hooks.example.com/abc", "format": "json"},

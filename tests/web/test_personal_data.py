@@ -9,13 +9,11 @@ import json
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from games.models import Game, Seat
 from games.rules.firenze import rules
 from notifications.models import LoginToken, Notification
-from tests.factories import PASSWORD
-from tests.web.helpers import fast_forward, game_page, signed_in
+from tests.web.helpers import fast_forward, game_page, reauthenticated, signed_in
 from tests.web.test_notifications import new_game
 from tests.web.test_notifications_links import email_to
 from tests.web.test_signin_links import signed_in_by_link
@@ -23,14 +21,6 @@ from tests.web.test_signin_links import signed_in_by_link
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-
-
-def reauthenticated(user) -> Client:
-    """Signed in and just gave the password again (allauth's reauthentication)."""
-    browser = signed_in(user)
-    response = browser.post("/accounts/reauthenticate/", {"password": PASSWORD})
-    assert response.status_code == 302, response.content.decode()[:2000]
-    return browser
 
 
 def test_it_asks_for_the_password_before_the_download_or_the_deletion(anna):

@@ -137,3 +137,72 @@ def test_links_made_before_the_fingerprint_existed_do_not_sign_in(game):
 
     assert Client().post(path)["Location"].startswith("/accounts/login/")
     assert links.account_fingerprint(player)
+
+
+# --- the webhook and the display name from a link's session ---------------------------------
+
+SECRET_HOOK = "https://discord.com/api/webhooks/1234/s3cr3t-t0ken"
+
+
+def test_a_link_session_sees_the_webhook_only_by_its_host_and_cannot_change_it(
+    game, settings, monkeypatch
+):
+    from django.urls import reverse
+
+    from notifications.models import Webhook
+
+    player = acting_user(game)
+    Webhook.objects.create(user=player, url=SECRET_HOOK, format="discord")
+    browser = signed_in_by_link(player, game)
+
+    page = browser.get(reverse("notification_settings:page")).content.decode()
+    assert "s3cr3t" not in page and "webhooks/1234" not in page
+    assert "https://discord.com/…" in page
+    for name, data in (
+        ("webhook", {"url": "https://evil.example.com/hook", "format": "json"}),
+        ("webhook_remove", {}),
+    ):
+        answer = browser.post(reverse(f"notification_settings:{name}"), data)
+        assert answer.status_code == 302
+        assert answer["Location"].startswith("/accounts/reauthenticate/")
+    assert Webhook.objects.get(user=player).url == SECRET_HOOK
+
+    # Giving the password carries the change on, and shows the URL again.
+    browser.post(
+        reverse("notification_settings:webhook"),
+        {"url": "https://hooks.example.com/new", "format": "json"},
+    )
+    done = browser.post(
+        "/accounts/reauthenticate/?next=/accounts/notifications/webhook/", {"password": PASSWORD}
+    )
+    assert done.status_code == 302
+    assert Webhook.objects.get(user=player).url == "https://hooks.example.com/new"
+    page = browser.get(reverse("notification_settings:page")).content.decode()
+    assert "https://hooks.example.com/new" in page
+
+
+def test_a_password_session_sees_its_webhook_url(game):
+    from django.urls import reverse
+
+    from notifications.models import Webhook
+    from tests.web.helpers import signed_in
+
+    player = acting_user(game)
+    Webhook.objects.create(user=player, url=SECRET_HOOK, format="discord")
+    page = signed_in(player).get(reverse("notification_settings:page")).content.decode()
+    assert SECRET_HOOK in page
+
+
+def test_a_link_session_cannot_rename_the_player_without_the_password(game):
+    player = acting_user(game)
+    browser = signed_in_by_link(player, game)
+
+    answer = browser.post("/accounts/profile/", {"display_name": "Someone Else"})
+
+    assert answer.status_code == 302
+    assert answer["Location"].startswith("/accounts/reauthenticate/")
+    player.refresh_from_db()
+    assert player.display_name != "Someone Else"
+    # The language and time zone need no password.
+    language = browser.post("/accounts/profile/", {"form": "language", "language": "de"})
+    assert language.status_code == 302 and language["Location"] == "/accounts/profile/"

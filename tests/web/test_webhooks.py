@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from notifications import outbox, safe_http, tasks
 from notifications.models import Notification, Webhook
-from tests.web.helpers import signed_in
+from tests.web.helpers import reauthenticated, signed_in
 from tests.web.test_notifications import acting_user, new_game
 
 pytestmark = pytest.mark.django_db
@@ -189,7 +189,7 @@ def test_it_switches_a_webhook_off_after_ten_failures_in_a_row_and_tells_the_pla
 
     page = signed_in(anna).get(reverse("notification_settings:page")).content.decode()
     assert "Switched off after 10 failed" in page
-    signed_in(anna).post(
+    reauthenticated(anna).post(
         reverse("notification_settings:webhook"), {"url": webhook.url, "format": "discord"}
     )
     webhook.refresh_from_db()
@@ -214,7 +214,7 @@ def test_it_sends_nothing_to_a_player_who_switched_the_kind_off_for_webhooks(
 def test_it_queues_a_test_from_the_settings_page_and_shows_how_it_went(
     anna, receiver, django_capture_on_commit_callbacks
 ):
-    client = signed_in(anna)
+    client = reauthenticated(anna)
     saved = client.post(
         reverse("notification_settings:webhook"),
         {"url": receiver.url("/mine"), "format": "json"},
@@ -280,7 +280,7 @@ def test_it_refuses_webhooks_to_private_addresses_and_plain_http_in_production(
 ):
     settings.NOTIFICATIONS_ALLOW_HTTP_TARGETS = False
     settings.NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = False
-    answer = signed_in(anna).post(
+    answer = reauthenticated(anna).post(
         reverse("notification_settings:webhook"), {"url": url, "format": "slack"}
     )
     assert answer.status_code == 400
