@@ -9,27 +9,18 @@ live server answers HTTP, so a move goes: HTTP -> live server -> outbox row -> R
 -> SMTP.
 
 Every wait is bounded; every process is stopped (terminate, then kill) even when a test fails,
-and a failing test's report carries the tail of each process's log.
+and a failing test's report carries the tail of each process's log. The processes themselves
+are bench/stack.py's (the soak and the benchmarks start the same ones).
 """
 
 from __future__ import annotations
 
 import contextlib
-import email
-import email.policy
 import logging
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from email.message import EmailMessage
 from http.cookies import SimpleCookie
-from pathlib import Path
 from typing import Any
 from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urljoin
@@ -40,238 +31,17 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-# How long any one thing may take to happen (an email, the queue to drain...).
-TIMEOUT = 30.0
-# How long a process may take to start: a busy machine without compiled bytecode needs ~30 s.
-START_TIMEOUT = 90.0
+from bench.stack import (
+    TIMEOUT,
+    Mailbox,
+    RedisServer,
+    Stack,
+    free_port,
+)
+
 # Beat's send_pending interval, and how old a pending row must be before it picks it up.
 SEND_PENDING_SECONDS = 2
-LOG_TAIL_LINES = 150
-
 LOGS = pytest.StashKey[Callable[[], list[tuple[str, str]]]]()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> Any:
-    """Poll ``predicate`` until it returns something truthy (which is returned); fail after
-    ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
-        time.sleep(0.1)
-
-
-def stop_process(proc: subprocess.Popen | None, timeout: float = 10.0) -> None:
-    """SIGTERM (a worker finishes its task and acks), then SIGKILL; always reaped. The
-    processes stay in pytest's process group, so a Ctrl-C reaches them too."""
-    if proc is None or proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(5)
-
-
-def tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except FileNotFoundError:
-        return "(no log)"
-
-
-# --- Redis ----------------------------------------------------------------------------------
-
-
-class RedisServer:
-    """redis-server on a loopback port, without persistence; stop() and start() again keeps
-    the port (the broker's outage in test_email_delivery)."""
-
-    def __init__(self, directory: Path) -> None:
-        self.binary = shutil.which("redis-server") or "/usr/sbin/redis-server"
-        self.directory = directory
-        self.port = free_port()
-        self.log = directory / "redis.log"
-        self.proc: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        if not Path(self.binary).is_file():
-            pytest.fail(
-                "redis-server not found: the integration tests need it "
-                "(apt-get install redis-server; .ci/run installs it).",
-                pytrace=False,
-            )
-        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly"]
-        args += ["no", "--dir", str(self.directory)]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen([self.binary, *args], stdout=log, stderr=subprocess.STDOUT)
-        wait_until(self.ping, "redis-server to accept connections", timeout=15)
-
-    def client(self):
-        import redis
-
-        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
-
-    def ping(self) -> bool:
-        if self.proc is None or self.proc.poll() is not None:
-            raise AssertionError(f"redis-server is not running:\n{tail(self.log)}")
-        import redis
-
-        try:
-            with self.client() as client:
-                return bool(client.ping())
-        except redis.ConnectionError:
-            return False
-
-    def stop(self) -> None:
-        stop_process(self.proc)
-
-    def backlog(self) -> int:
-        """Messages in the default queue plus those a worker holds unacknowledged."""
-        with self.client() as client:
-            return client.llen("celery") + client.hlen("unacked")
-
-
-# --- SMTP -----------------------------------------------------------------------------------
-
-
-class Mailbox:
-    """An aiosmtpd handler that keeps every message it accepts."""
-
-    def __init__(self) -> None:
-        self._messages: list[EmailMessage] = []
-        self._lock = threading.Lock()
-        self.port = 0
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        with self._lock:
-            self._messages.append(message)
-        return "250 Message accepted for delivery"
-
-    @property
-    def messages(self) -> list[EmailMessage]:
-        with self._lock:
-            return list(self._messages)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._messages.clear()
-
-    def wait_for(
-        self, match: Callable[[EmailMessage], bool], what: str, count: int = 1
-    ) -> list[EmailMessage]:
-        """Wait until at least ``count`` received messages match; returns the matches."""
-
-        def found() -> list[EmailMessage]:
-            matches = [m for m in self.messages if match(m)]
-            return matches if len(matches) >= count else []
-
-        return wait_until(found, what)
-
-
-# --- Celery processes -----------------------------------------------------------------------
-
-
-@dataclass
-class Process:
-    name: str
-    proc: subprocess.Popen
-    log: Path
-
-
-class Stack:
-    """The services of one test module: Redis, the mailbox, workers and beat."""
-
-    def __init__(self, directory: Path, redis: RedisServer, mailbox: Mailbox, env: dict) -> None:
-        self.directory = directory
-        self.redis = redis
-        self.mailbox = mailbox
-        self.env = env
-        self.processes: list[Process] = []
-        self.celery = [str(Path(sys.executable).parent / "celery"), "-A", "firenze_site"]
-
-    def spawn(self, name: str, args: list[str]) -> Process:
-        log_path = self.directory / f"{name}.log"
-        with log_path.open("ab") as log:
-            proc = subprocess.Popen(
-                [*self.celery, *args],
-                cwd=settings.BASE_DIR,
-                env=self.env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-            )
-        process = Process(name, proc, log_path)
-        self.processes.append(process)
-        return process
-
-    def start_worker(self, name: str) -> Process:
-        return self.spawn(
-            name,
-            ["worker", "--pool=solo", f"--hostname={name}@%h", "--loglevel=INFO"]
-            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
-        )
-
-    def start_beat(self) -> Process:
-        schedule, pidfile = self.directory / "celerybeat-schedule", self.directory / "beat.pid"
-        return self.spawn(
-            "beat", ["beat", "--loglevel=INFO", "-s", str(schedule), "--pidfile", str(pidfile)]
-        )
-
-    def wait_ready(self, process: Process, marker: str) -> None:
-        def ready() -> bool:
-            if process.proc.poll() is not None:
-                raise AssertionError(
-                    f"{process.name} exited with {process.proc.returncode}:\n{tail(process.log)}"
-                )
-            return marker in process.log.read_text(errors="replace")
-
-        try:
-            wait_until(ready, f"{process.name} to start", timeout=START_TIMEOUT)
-        except AssertionError as exc:
-            raise AssertionError(f"{exc}\n{tail(process.log)}") from None
-
-    def restart_broker(self) -> None:
-        """Start Redis again (same port) and wait until every worker has reconnected: after an
-        outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
-        workers = [p for p in self.processes if p.name.startswith("worker")]
-
-        def connections(process: Process) -> int:
-            return process.log.read_text(errors="replace").count("] Connected to redis://")
-
-        before = {p.name: connections(p) for p in workers}
-        self.redis.start()
-        wait_until(
-            lambda: all(connections(p) > before[p.name] for p in workers),
-            "the workers to reconnect to Redis",
-        )
-
-    def log_text(self, name: str) -> str:
-        return next(p.log for p in self.processes if p.name == name).read_text(errors="replace")
-
-    def logs(self) -> list[tuple[str, str]]:
-        sections = [(p.name, tail(p.log)) for p in self.processes]
-        return [*sections, ("redis-server", tail(self.redis.log, 30))]
-
-    def stop(self) -> None:
-        with contextlib.ExitStack() as stops:  # the last started stops first; all are tried
-            for process in self.processes:
-                stops.callback(stop_process, process.proc)
 
 
 def database_url() -> str:

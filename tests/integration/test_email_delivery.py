@@ -16,12 +16,13 @@ from collections import Counter
 
 import pytest
 
+from bench.stack import TIMEOUT, Stack, wait_until
 from games.models import Game
 from games.rules.firenze import rules
 from games.rules.firenze.rules.bots import greedy
 from notifications.models import Notification
 from notifications.tasks import send_notification
-from tests.integration.conftest import TIMEOUT, Browser, Stack, wait_until
+from tests.integration.conftest import Browser
 from tests.web.helpers import started_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -1,0 +1,271 @@
+"""Processes of the production stack on this machine, for the integration tests, benchmarks and
+the soak: redis-server, an SMTP server (aiosmtpd) that keeps what it receives, Celery workers and
+beat, gunicorn. Each runs ``firenze_site.settings`` with the environment it is given.
+
+Every wait is bounded; every process is stopped (terminate, then kill) by ``Stack.stop``, also
+when the caller failed, and its log tail is at hand for a report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+# How long any one thing may take to happen (an email, the queue to drain...).
+TIMEOUT = 30.0
+# How long a process may take to start: a busy machine without compiled bytecode needs ~30 s.
+START_TIMEOUT = 90.0
+LOG_TAIL_LINES = 150
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> Any:
+    """Poll ``predicate`` until it returns something truthy (which is returned); fail after
+    ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def stop_process(proc: subprocess.Popen | None, timeout: float = 10.0) -> None:
+    """SIGTERM (a worker finishes its task and acks), then SIGKILL; always reaped."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def tail(path: Path, lines: int = LOG_TAIL_LINES) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except FileNotFoundError:
+        return "(no log)"
+
+
+# --- Redis ----------------------------------------------------------------------------------
+
+
+class RedisServer:
+    """redis-server on a loopback port, without persistence; stop() and start() again keeps
+    the port (the broker's outage in test_email_delivery)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.binary = shutil.which("redis-server") or "/usr/sbin/redis-server"
+        self.directory = directory
+        self.port = free_port()
+        self.log = directory / "redis.log"
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        if not Path(self.binary).is_file():
+            raise RuntimeError(
+                "redis-server not found: the integration tests, benchmarks and the soak need "
+                "it (apt-get install redis-server; .ci/run installs it)."
+            )
+        args = ["--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly"]
+        args += ["no", "--dir", str(self.directory)]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen([self.binary, *args], stdout=log, stderr=subprocess.STDOUT)
+        wait_until(self.ping, "redis-server to accept connections", timeout=15)
+
+    def client(self):
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def ping(self) -> bool:
+        if self.proc is None or self.proc.poll() is not None:
+            raise AssertionError(f"redis-server is not running:\n{tail(self.log)}")
+        import redis
+
+        try:
+            with self.client() as client:
+                return bool(client.ping())
+        except redis.ConnectionError:
+            return False
+
+    def stop(self) -> None:
+        stop_process(self.proc)
+
+    def backlog(self) -> int:
+        """Messages in the default queue plus those a worker holds unacknowledged."""
+        with self.client() as client:
+            return client.llen("celery") + client.hlen("unacked")
+
+
+# --- SMTP -----------------------------------------------------------------------------------
+
+
+class Mailbox:
+    """An aiosmtpd handler that keeps every message it accepts."""
+
+    def __init__(self) -> None:
+        self._messages: list[EmailMessage] = []
+        self._lock = threading.Lock()
+        self.port = 0
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self._lock:
+            self._messages.append(message)
+        return "250 Message accepted for delivery"
+
+    @property
+    def messages(self) -> list[EmailMessage]:
+        with self._lock:
+            return list(self._messages)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._messages.clear()
+
+    def wait_for(
+        self, match: Callable[[EmailMessage], bool], what: str, count: int = 1
+    ) -> list[EmailMessage]:
+        """Wait until at least ``count`` received messages match; returns the matches."""
+
+        def found() -> list[EmailMessage]:
+            matches = [m for m in self.messages if match(m)]
+            return matches if len(matches) >= count else []
+
+        return wait_until(found, what)
+
+
+# --- Celery processes -----------------------------------------------------------------------
+
+
+@dataclass
+class Process:
+    name: str
+    proc: subprocess.Popen
+    log: Path
+
+
+class Stack:
+    """The services of one run: Redis, the mailbox, Celery workers and beat (and, for the
+    soak, gunicorn), each a process of its own with its log in ``directory``."""
+
+    def __init__(self, directory: Path, redis: RedisServer, mailbox: Mailbox, env: dict) -> None:
+        self.directory = directory
+        self.redis = redis
+        self.mailbox = mailbox
+        self.env = env
+        self.processes: list[Process] = []
+        self.celery = [str(BIN / "celery"), "-A", "firenze_site"]
+
+    def spawn(self, name: str, args: list[str], *, program: list[str] | None = None) -> Process:
+        """Start ``program`` (Celery by default) with ``args``, in a session of its own so that
+        it and its children can be killed together (a crash, in the soak)."""
+        log_path = self.directory / f"{name}.log"
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(
+                [*(self.celery if program is None else program), *args],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        process = Process(name, proc, log_path)
+        self.processes.append(process)
+        return process
+
+    def start_worker(self, name: str, *, pool: str = "solo", concurrency: int = 1) -> Process:
+        """A Celery worker. The solo pool runs tasks in the worker process itself (quick to
+        start, what the email tests use); prefork, production's default, runs them in child
+        processes and is the pool that enforces the tasks' time limits."""
+        options = [f"--pool={pool}"] + ([f"--concurrency={concurrency}"] if pool != "solo" else [])
+        return self.spawn(
+            name,
+            ["worker", *options, f"--hostname={name}@%h", "--loglevel=INFO"]
+            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
+        )
+
+    def start_beat(self) -> Process:
+        schedule, pidfile = self.directory / "celerybeat-schedule", self.directory / "beat.pid"
+        return self.spawn(
+            "beat", ["beat", "--loglevel=INFO", "-s", str(schedule), "--pidfile", str(pidfile)]
+        )
+
+    def wait_ready(self, process: Process, marker: str) -> None:
+        def ready() -> bool:
+            if process.proc.poll() is not None:
+                raise AssertionError(
+                    f"{process.name} exited with {process.proc.returncode}:\n{tail(process.log)}"
+                )
+            return marker in process.log.read_text(errors="replace")
+
+        try:
+            wait_until(ready, f"{process.name} to start", timeout=START_TIMEOUT)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{tail(process.log)}") from None
+
+    def restart_broker(self) -> None:
+        """Start Redis again (same port) and wait until every worker has reconnected: after an
+        outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
+        workers = [p for p in self.processes if p.name.startswith("worker")]
+
+        def connections(process: Process) -> int:
+            return process.log.read_text(errors="replace").count("] Connected to redis://")
+
+        before = {p.name: connections(p) for p in workers}
+        self.redis.start()
+        wait_until(
+            lambda: all(connections(p) > before[p.name] for p in workers),
+            "the workers to reconnect to Redis",
+        )
+
+    def log_text(self, name: str) -> str:
+        return next(p.log for p in self.processes if p.name == name).read_text(errors="replace")
+
+    def logs(self) -> list[tuple[str, str]]:
+        sections = [(p.name, tail(p.log)) for p in self.processes]
+        return [*sections, ("redis-server", tail(self.redis.log, 30))]
+
+    def stop(self) -> None:
+        with contextlib.ExitStack() as stops:  # the last started stops first; all are tried
+            for process in self.processes:
+                stops.callback(stop_group, process.proc)
+
+
+def stop_group(proc: subprocess.Popen) -> None:
+    """stop_process for a process started in a session of its own, then whatever of its
+    children is left (a prefork worker's pool, gunicorn's workers)."""
+    stop_process(proc)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
