@@ -32,6 +32,9 @@ TIMEOUT = 30.0
 # How long a process may take to start: a busy machine without compiled bytecode needs ~30 s.
 START_TIMEOUT = 90.0
 LOG_TAIL_LINES = 150
+# The stack signs sessions with this key; a harness writes its players' sessions with it.
+SECRET_KEY = "stack-only-secret-key-2b7e9d4a6c1f8e3b5d7a9c2e4f6b8d0a1c3e5f7b9d2a4c6e8f0b"
+CSRF = "stackcsrf" * 3 + "xyzab"  # a CSRF cookie of the form Django expects (32 characters)
 
 
 def free_port() -> int:
@@ -120,6 +123,12 @@ class RedisServer:
 
     def stop(self) -> None:
         stop_process(self.proc)
+
+    def crash(self) -> None:
+        """SIGKILL: what it held (queued tasks, cached pages, rate limits) is gone."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
 
     def backlog(self) -> int:
         """Messages in the default queue plus those a worker holds unacknowledged."""
@@ -216,6 +225,22 @@ class Stack:
             + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
         )
 
+    def start_web(self, name: str, port: int, workers: int) -> Process:
+        """gunicorn with ``workers`` sync workers on the loopback, its access log (pid,
+        method, path, status, seconds) in ``<name>-access.log``."""
+        access = self.directory / f"{name}-access.log"
+        return self.spawn(
+            name,
+            ["firenze_site.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}"]
+            + [
+                "--access-logfile",
+                str(access),
+                "--access-logformat",
+                "%(p)s %(m)s %(U)s %(s)s %(L)s",
+            ],
+            program=[str(BIN / "gunicorn")],
+        )
+
     def start_beat(self) -> Process:
         schedule, pidfile = self.directory / "celerybeat-schedule", self.directory / "beat.pid"
         return self.spawn(
@@ -263,9 +288,110 @@ class Stack:
                 stops.callback(stop_group, process.proc)
 
 
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (gunicorn's workers, a prefork worker's pool)."""
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def start_mailbox() -> tuple[Mailbox, Callable[[], None]]:
+    """An SMTP server on a free loopback port keeping what it receives; and its stop."""
+    import logging
+
+    from aiosmtpd.controller import Controller
+
+    mailbox = Mailbox()
+    mailbox.port = free_port()
+    controller = Controller(mailbox, hostname="127.0.0.1", port=mailbox.port)
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every command
+    controller.start()
+    return mailbox, controller.stop
+
+
 def stop_group(proc: subprocess.Popen) -> None:
     """stop_process for a process started in a session of its own, then whatever of its
     children is left (a prefork worker's pool, gunicorn's workers)."""
     stop_process(proc)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
+
+
+# --- the site as a browser sees it ------------------------------------------------------------
+
+
+def production_env(
+    redis: RedisServer, smtp_port: int, database_url: str, site_url: str
+) -> dict[str, str]:
+    """Production settings (DEBUG off) on the loopback: Redis for cache and broker, the SMTP
+    server, the given database."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "firenze_site.settings",
+        "DEBUG": "false",
+        "SECRET_KEY": SECRET_KEY,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback
+        "DATABASE_URL": database_url,
+        "DB_CONN_MAX_AGE": "0",
+        "CACHE_URL": redis.url.removesuffix("/0") + "/1",
+        "CELERY_BROKER_URL": redis.url,
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "127.0.0.1",
+        "EMAIL_PORT": str(smtp_port),
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": "false",
+        "EMAIL_USE_SSL": "false",
+        "SITE_URL": site_url,
+        "WEBPUSH_VAPID_PRIVATE_KEY": "",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for name in ("DJANGO_ALLOW_ASYNC_UNSAFE", "CELERY_FILESYSTEM_DIR"):
+        env.pop(name, None)
+    return env
+
+
+def session_for(user: Any) -> str:
+    """A signed-in session of ``user`` (written by this process, signed with the stack's key),
+    as after a sign-in; the cookie value."""
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    with override_settings(SECRET_KEY=SECRET_KEY):
+        client = Client()
+        client.force_login(user)
+        return client.cookies["sessionid"].value
+
+
+def request(
+    base: str, path: str, session: str, data: dict | None = None
+) -> tuple[int | None, str, float]:
+    """(status, or None if the connection was cut without an answer; Location; milliseconds)
+    of a GET, or a POST of ``data``, with the session and the CSRF cookie and header a page's
+    form sends. Redirects are not followed."""
+    from http.client import HTTPException
+    from urllib.error import HTTPError
+    from urllib.parse import urlencode
+    from urllib.request import Request
+
+    from bench.login_limit import OPENER
+
+    body = urlencode(data).encode() if data is not None else None
+    sent = Request(base + path, data=body, method="POST" if body is not None else "GET")
+    sent.add_header("Cookie", f"sessionid={session}; csrftoken={CSRF}")
+    sent.add_header("X-CSRFToken", CSRF)
+    started = time.perf_counter()
+    try:
+        try:
+            response = OPENER.open(sent, timeout=60)
+        except HTTPError as error:
+            response = error
+        with response:
+            response.read()
+            status, location = response.status, response.headers.get("Location", "")
+    except (OSError, HTTPException):  # the worker serving it was killed: no answer
+        return None, "", (time.perf_counter() - started) * 1000
+    return status, location, (time.perf_counter() - started) * 1000

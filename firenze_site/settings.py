@@ -388,6 +388,11 @@ NOTIFICATIONS_SEND_PENDING_SECONDS = float(
 NOTIFICATIONS_PENDING_AFTER_SECONDS = float(
     os.environ.get("NOTIFICATIONS_PENDING_AFTER_SECONDS", "60")
 )
+# A row still "sending" this long after a worker claimed it is marked failed as stuck (its
+# worker died mid-send; it is never sent again). At least the send tasks' hard time limit (45 s).
+NOTIFICATIONS_STUCK_AFTER_SECONDS = float(
+    os.environ.get("NOTIFICATIONS_STUCK_AFTER_SECONDS", str(15 * 60))
+)
 # Webhooks and Web Push (notifications/channels.py). Outgoing requests go only to public https
 # addresses; the two switches below exist for the tests and benchmarks (local receivers) and
 # stay off in production.

@@ -34,7 +34,9 @@ RETRYABLE = (*SMTP_ERRORS, RetryLater)
 PENDING_AFTER = timedelta(minutes=1)
 # ...unless a try in the last RETRY_GRACE may still have its retry waiting (backoff <= 10 min).
 RETRY_GRACE = timedelta(minutes=15)
-# A row in "sending" this long belongs to a worker that died mid-send: marked failed, not resent.
+# A row in "sending" this long belongs to a worker that died mid-send: marked failed, not resent
+# (settings.NOTIFICATIONS_STUCK_AFTER_SECONDS; at least the send tasks' hard time limit, after
+# which no worker can still be sending it).
 STUCK_AFTER = timedelta(minutes=15)
 BATCH = 500
 
@@ -141,11 +143,16 @@ def pending_ids(now=None) -> list[int]:
     return list(rows.order_by("created").values_list("pk", flat=True)[:BATCH])
 
 
+def stuck_after() -> timedelta:
+    seconds = getattr(settings, "NOTIFICATIONS_STUCK_AFTER_SECONDS", None)
+    return STUCK_AFTER if seconds is None else timedelta(seconds=float(seconds))
+
+
 def fail_stuck(now=None) -> int:
     """Rows a worker claimed but never finished (it died mid-send, perhaps after sending):
     marked failed rather than sent again."""
     now = now or timezone.now()
-    stuck = Notification.objects.filter(status=Status.SENDING, claimed_at__lt=now - STUCK_AFTER)
+    stuck = Notification.objects.filter(status=Status.SENDING, claimed_at__lt=now - stuck_after())
     ids = list(stuck.values_list("pk", flat=True)[:BATCH])
     if not ids:
         return 0

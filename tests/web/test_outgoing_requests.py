@@ -171,6 +171,32 @@ def test_saving_a_webhook_asks_no_dns(anna, settings, monkeypatch):
     assert "points to a private or local address" in local.content.decode()
 
 
+def test_the_tasks_queued_by_name_are_registered_in_a_web_process():
+    """A web process imports no tasks module itself: the apps register the tasks that the
+    outbox and the move service queue by name (else the queueing fails, and a row waits for
+    the periodic sweep)."""
+    import subprocess
+    import sys
+
+    from django.conf import settings
+
+    from notifications import queueing
+
+    names = [queueing.SEND_NOTIFICATION, queueing.SEND_ADDRESS_INVITATION, "games.tasks.play_bots"]
+    script = (
+        "import django; django.setup(); from celery import current_app; "
+        f"print(all(name in current_app.tasks for name in {names!r}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "True", done.stderr[-2000:]
+
+
 # --- time limits ----------------------------------------------------------------------------
 
 
