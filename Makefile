@@ -11,7 +11,7 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup run test bench lint format messages
+.PHONY: setup run test bench soak lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
@@ -49,6 +49,14 @@ test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tes
 bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite and PostgreSQL)
 	scripts/postgres.sh start
 	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
+		status=$$?; scripts/postgres.sh stop; exit $$status
+
+# The soak test with faults (docs/operations-soak.md): the production stack plays 200 games while
+# web workers, Celery workers and Redis are killed; not part of `make test` (a short one is).
+# More or fewer: make soak SOAK_ARGS="--games 50".
+soak: setup ## Play 200 games on the production stack under faults and check nothing is lost
+	scripts/postgres.sh start
+	SOAK_DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/python -m bench.soak $(SOAK_ARGS); \
 		status=$$?; scripts/postgres.sh stop; exit $$status
 
 lint: setup ## Check code style and types without changing files (mypy's scope: pyproject.toml)
