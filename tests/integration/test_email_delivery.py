@@ -150,7 +150,7 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     turns = Notification.objects.filter(pk__gt=before)
     assert set(turns.values_list("kind", "status")) == {("your_turn", Status.PENDING)}
     assert turns.count() == 3
-    assert "not queued; send_pending will send it" in caplog.text
+    assert "not queued; the periodic sweep will pick it up" in caplog.text
     assert len(services.mailbox.messages) == 4
 
     services.restart_broker()
