@@ -113,7 +113,9 @@ def test_a_dns_lookup_that_hangs_counts_against_the_deadline(deadline, monkeypat
 @pytest.fixture
 def real_queue():
     """Tasks go to the (in-memory) broker as in production instead of running eagerly."""
-    conf = current_app.conf
+    from firenze_site.celery import app  # current_app is per thread (the live server's)
+
+    conf = app.conf
     saved = conf.task_always_eager
     conf.task_always_eager = False
     yield
