@@ -22,6 +22,7 @@ from django.utils import timezone
 from notifications import links, outbox, preferences, tasks
 from notifications.models import LoginToken, Notification
 from tests.factories import PASSWORD
+from tests.web.helpers import reauthenticated
 from tests.web.test_notifications import acting_user, new_game
 
 pytestmark = pytest.mark.django_db
@@ -264,8 +265,7 @@ def test_it_links_the_account_page_to_the_notification_settings(anna):
 
 
 def test_it_still_changes_the_display_name_from_the_account_page(anna):
-    client = Client()
-    client.force_login(anna)
+    client = reauthenticated(anna)  # a new name needs the password again
     response = client.post("/accounts/profile/", {"display_name": "Annabella"})
     assert response.status_code == 302
     anna.refresh_from_db()
