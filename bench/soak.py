@@ -367,6 +367,8 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
         timer = threading.Timer(plan.calm_seconds, lambda: start_faults(faults, record))
         timer.start()
         deadline = started + 24 * 3600
+        progress = threading.Thread(target=report_progress, args=(plan, record, say), daemon=True)
+        progress.start()
         with ThreadPoolExecutor(max_workers=plan.concurrency) as players:
             for outcome in [players.submit(play_game, base, t, record, deadline) for t in tables]:
                 outcome.result()
@@ -379,6 +381,20 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
         settle(plan)
         report = check(record, mailbox, played, plan, faults.errors)
     return report
+
+
+def report_progress(plan: Plan, record: Record, say: Any, every: float = 60.0) -> None:
+    """A line a minute while the games are played."""
+    started = time.monotonic()
+    while len(record.games) < plan.games:
+        time.sleep(every)
+        with record.lock:
+            moves = sum(1 for a in record.attempts if a.status == 302)
+            faults = sum(record.faults.values())
+            over = len(record.games)
+        minutes = (time.monotonic() - started) / 60
+        say(f"soak: {minutes:.0f} min: {over} of {plan.games} games over, {moves} moves, "
+            f"{faults} faults")  # fmt: skip
 
 
 def start_faults(faults: FaultLoop, record: Record) -> None:
