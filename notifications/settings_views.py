@@ -55,10 +55,7 @@ def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse
         initial = {"url": webhook.url if sees_url else "", "format": webhook.format}
     tests = channels.latest_tests(user)
     context = {
-        "webhook_url": (webhook.url if sees_url else links.masked_url(webhook.url))
-        if webhook
-        else "",
-        "webhook_url_masked": bool(webhook) and not sees_url,
+        "webhook_url_masked": links.masked_url(webhook.url) if webhook and not sees_url else "",
         "tests": tests,
         "webhook_test_waiting": any(r.status in WAITING for r in tests.get("webhook", [])),
         "push_test_waiting": any(r.status in WAITING for r in tests.get("push", [])),
