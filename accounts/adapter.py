@@ -55,12 +55,25 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """allauth's emails (confirm your address, sign-in codes, password reset) go out in
-        the language of the account they are about, else in the page's language."""
+        the language of the account they are about, else in the page's language. They are
+        drawn here and sent by a Celery worker (accounts/tasks.py), never from the request."""
         user = context.get("user") or self._account_for(email)
         if user is None or not getattr(user, "language", ""):
-            return super().send_mail(template_prefix, email, context)
+            return self._queue(template_prefix, email, context)
         with translation.override(language_of_user(user)):
-            return super().send_mail(template_prefix, email, context)
+            return self._queue(template_prefix, email, context)
+
+    def _queue(self, template_prefix: str, email: str, context: dict) -> None:
+        """allauth's send_mail, with the sending left to a worker."""
+        from allauth.core import context as allauth_context
+        from django.contrib.sites.shortcuts import get_current_site
+
+        from accounts.tasks import queue_email
+
+        request = allauth_context.request
+        full = {"request": request, "email": email, "current_site": get_current_site(request)}
+        full.update(context)
+        queue_email(self.render_mail(template_prefix, email, full))
 
     @staticmethod
     def _account_for(email: str):

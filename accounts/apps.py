@@ -6,3 +6,6 @@ from django.apps import AppConfig
 class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
+
+    def ready(self) -> None:
+        from accounts import tasks  # noqa: F401 - registers the task that sends allauth's emails

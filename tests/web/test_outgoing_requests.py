@@ -13,6 +13,7 @@ import time
 
 import pytest
 from celery import current_app
+from django.test import Client
 from django.urls import reverse
 
 from notifications import safe_http, tasks
@@ -148,6 +149,28 @@ def test_a_test_to_a_dripping_webhook_answers_at_once_and_frees_the_worker_by_th
     page = client.get(reverse("notification_settings:page")).content.decode()
     assert "The test to your webhook failed:" in page
     assert "did not answer within 1 s" in page
+
+
+def test_account_emails_are_sent_by_a_worker_not_in_the_request(anna, monkeypatch, mailoutbox):
+    """allauth's emails (here a password reset, in the account's language) are drawn in the
+    request and handed to a task as data; the mail server is talked to only by the worker."""
+    from accounts.tasks import send_account_email
+
+    anna.language = "de"
+    anna.save(update_fields=["language"])
+    queued: list[dict] = []
+    monkeypatch.setattr(send_account_email, "delay", queued.append)  # the broker's side
+
+    answer = Client().post("/accounts/password/reset/", {"email": anna.email})
+
+    assert answer.status_code == 302
+    assert mailoutbox == []  # nothing sent from the request
+    (data,) = queued
+    send_account_email.apply(args=[data])  # the worker
+    (email,) = mailoutbox
+    assert email.to == [anna.email]
+    assert "/accounts/password/reset/key/" in email.body
+    assert "Passwort" in email.subject + email.body
 
 
 def test_saving_a_webhook_asks_no_dns(anna, settings, monkeypatch):
