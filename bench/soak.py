@@ -79,13 +79,13 @@ FAULTS = ("web worker killed", "Celery worker killed", "Redis restarted")
 class Plan:
     games: int = 200
     concurrency: int = 12  # games played at once
-    played_out_every: int = 10  # every n-th game is played to the engine's end (0: none)
-    absent_every: int = 20  # every n-th game a seat never moves: timeouts, then autopilot
+    played_out_every: int = 20  # every n-th game is played to the engine's end (0: none)
+    absent_every: int = 40  # every n-th game a seat never moves: timeouts, then autopilot
     # Every n-th game its players wait this long at the start of each turn, as a person
     # would: their turn emails are due long enough to be sent (others move on at once).
     pause_every: int = 3
     pause_seconds: float = 2.0
-    resign_after: tuple[int, int] = (20, 60)  # moves before the other games are resigned
+    resign_after: tuple[int, int] = (10, 40)  # moves before the other games are resigned
     calm_seconds: float = 60.0  # without faults first: the latency to compare with
     fault_every: float = 4.0
     max_faults: int | None = None  # None: until the games are over
@@ -116,6 +116,9 @@ class Record:
     faults: Counter[str] = field(default_factory=Counter)
     faults_on: bool = False
     faults_done: threading.Event = field(default_factory=threading.Event)
+    stopping: threading.Event = field(default_factory=threading.Event)  # the run is aborted
+    restarts: Counter[str] = field(default_factory=Counter)  # processes that exited by themselves
+    processes: threading.Lock = field(default_factory=threading.Lock)  # the stack's process list
     games: dict[int, str] = field(default_factory=dict)  # game id -> how it ended
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -171,7 +174,7 @@ def _play_game(base: str, table: Table, record: Record, deadline: float) -> None
     absent_user = table.players[1].pk if table.absent else None
     moves = 0
     last_seat = None
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not record.stopping.is_set():
         game = Game.objects.get(pk=game_id)
         if game.is_finished:
             break
@@ -291,17 +294,45 @@ class FaultLoop(threading.Thread):
         os.kill(rng.choice(children(self.web.proc.pid)), signal.SIGKILL)
 
     def kill_celery(self, rng: random.Random) -> None:
-        workers = [p for p in self.stack.processes if p.name.startswith("worker")]
-        victim = rng.choice([p for p in workers if p.proc.poll() is None])
-        os.killpg(victim.proc.pid, signal.SIGKILL)
-        victim.proc.wait(10)
-        self.stack.processes.remove(victim)
-        self.stack.start_worker(victim.name, pool="prefork", concurrency=2)
+        with self.record.processes:
+            workers = [p for p in self.stack.processes if p.name.startswith("worker")]
+            victim = rng.choice([p for p in workers if p.proc.poll() is None])
+            os.killpg(victim.proc.pid, signal.SIGKILL)
+            victim.proc.wait(10)
+            self.stack.processes.remove(victim)
+            self.stack.start_worker(victim.name, pool="prefork", concurrency=2)
 
     def restart_redis(self, rng: random.Random) -> None:
         self.stack.redis.crash()
         time.sleep(0.5)
         self.stack.redis.start()
+
+
+class Supervisor(threading.Thread):
+    """What systemd's Restart=always does in production: a Celery worker or beat that exited
+    by itself is started again at once (a worker can exit on its own when the broker goes
+    away: kombu's "Unrecoverable error" while it reconnects). Each restart is counted."""
+
+    def __init__(self, stack: Stack, record: Record) -> None:
+        super().__init__(daemon=True)
+        self.stack, self.record = stack, record
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        while not self.stopping.wait(0.5):
+            with self.record.processes:
+                for process in list(self.stack.processes):
+                    if process.proc.poll() is None or process.name == "collectstatic":
+                        continue
+                    self.stack.processes.remove(process)
+                    if process.name == "beat":
+                        (self.stack.directory / "beat.pid").unlink(missing_ok=True)
+                        self.stack.start_beat()
+                    elif process.name.startswith("worker"):
+                        self.stack.start_worker(process.name, pool="prefork", concurrency=2)
+                    else:
+                        continue
+                    self.record.restarts[process.name.rstrip("0123456789")] += 1
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -360,6 +391,9 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
             if process.name.startswith("worker"):
                 stack.wait_ready(process, " ready.")
         _wait_for(base, timeout=120)
+        supervisor = Supervisor(stack, record)
+        supervisor.start()
+        cleanup.callback(supervisor.stopping.set)
         tables = make_tables(plan)
         say(f"soak: playing {plan.games} games, {plan.concurrency} at a time...")
         started = time.monotonic()
@@ -370,8 +404,13 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
         progress = threading.Thread(target=report_progress, args=(plan, record, say), daemon=True)
         progress.start()
         with ThreadPoolExecutor(max_workers=plan.concurrency) as players:
-            for outcome in [players.submit(play_game, base, t, record, deadline) for t in tables]:
-                outcome.result()
+            games = [players.submit(play_game, base, t, record, deadline) for t in tables]
+            try:
+                for outcome in games:
+                    outcome.result()
+            except BaseException:
+                record.stopping.set()  # the players stop at their next step
+                raise
         timer.cancel()
         faults.stopping.set()
         faults.join(30)
@@ -454,9 +493,11 @@ def check(
         f"({len(accepted) / played:.1f} a second); {plan.web_workers} gunicorn workers, "
         f"{plan.celery_workers} Celery workers (prefork) and beat, PostgreSQL, Redis, SMTP sink"
     )
+    restarted = ", ".join(f"{n} {name}" for name, n in sorted(record.restarts.items()))
     lines.append(
         f"faults from {plan.calm_seconds:.0f} s on, every {plan.fault_every:g} s: "
         + ", ".join(f"{record.faults[k]} {k}" for k in FAULTS)
+        + f"; exited by themselves and started again, as a supervisor would: {restarted or 0}"
     )
     if endings.get("unfinished"):
         problems.append(f"{endings['unfinished']} games did not finish")
