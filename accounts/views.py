@@ -152,7 +152,11 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         user = request.user
         logout(request)
         personal_data.delete_account(user)
-        messages.success(request, _("Your account is deleted. Thank you for playing Firenze."))
+        messages.success(
+            request,
+            _("Your account is deleted. Thank you for playing %(site)s.")
+            % {"site": settings.SITE_NAME},
+        )
         return redirect("games:home")
     status = 400 if form.errors else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)

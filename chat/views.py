@@ -31,7 +31,7 @@ def _game_anchor(game: Game) -> str:
 
 def _thread_response(request: HttpRequest, game: Game, *, error: str = "", draft: str = ""):
     """The thread partial (htmx) or the thread's own page."""
-    context = thread_context(request, game, chat_error=error, chat_draft=draft)
+    context = thread_context(request.user, game, chat_error=error, chat_draft=draft)
     if request.htmx:
         response = render(request, "games/_chat.html#thread", context)
         if not error:
@@ -45,7 +45,7 @@ def _thread_response(request: HttpRequest, game: Game, *, error: str = "", draft
 def thread(request: HttpRequest, pk: int) -> HttpResponse:
     """Every message of a game (the game page shows the latest ones)."""
     game = _get_game_for_user(request, pk, with_state=False)
-    context = thread_context(request, game)
+    context = thread_context(request.user, game)
     if request.htmx:
         return render(request, "games/_chat.html#thread", context)
     context["thread"] = services.thread(game, request.user, limit=None)

@@ -45,6 +45,9 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# The site's own name, as page titles and emails say it (an email about a game names the game:
+# "Your turn in Nim").
+SITE_NAME = os.environ.get("SITE_NAME", "Firenze")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -108,7 +111,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.game_tagline",
+                "games.context_processors.game_tagline",  # and the site's name
             ],
         },
     },
@@ -194,7 +197,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # A sign-up with a known address gets the usual answer; the address's owner gets an email.
 ACCOUNT_PREVENT_ENUMERATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Firenze] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 # Changing an email address (and deleting the account, exporting one's data: accounts/views)
@@ -266,7 +269,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Firenze <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -304,16 +307,16 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Turn deadlines and reminders (games/clock.py): a sweep every two minutes.
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
-        "schedule": float(os.environ.get("FIRENZE_SWEEP_SECONDS", "120")),
+        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "120")),
     },
 }
 
 # --- Games clock ----------------------------------------------------------------------------
 # Reminders at these shares of a turn's time limit (halfway and with 10% left), and the number
 # of timeouts in a row after which the bot keeps a player's seat.
-FIRENZE_REMINDER_SHARES = [0.5, 0.9]
-FIRENZE_TIMEOUTS_FOR_AUTOPILOT = 3
-FIRENZE_MAX_ABSENCE_DAYS_PER_YEAR = 30
+GAMES_REMINDER_SHARES = [0.5, 0.9]
+GAMES_TIMEOUTS_FOR_AUTOPILOT = 3
+GAMES_MAX_ABSENCE_DAYS_PER_YEAR = 30
 
 # --- Notifications (play by email: notifications/) ------------------------------------------
 # Emails are rows of an outbox written with the game change and sent by Celery after commit;

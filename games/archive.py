@@ -1,4 +1,5 @@
-"""Views of finished games: the history list, replays and the JSON export.
+"""Views of a finished game: its replay and its JSON export (the list of finished games is
+the players app's: players/views.py).
 
 Thin views, as in games.views: access goes through its `_get_game_for_user` (404 for a private
 game one may not see); a game still being played has no replay and no export (403 with a page
@@ -11,21 +12,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import history as history_list
 from games import replay as replays
 from games.models import Game
 from games.transfer import export_game
 from games.views import _get_game_for_user
-
-
-@require_GET
-def history(request: HttpRequest) -> HttpResponse:
-    """Finished games, newest first, filtered by a bookmarkable query string; htmx requests
-    get only the list, so the filters update it without reloading the page."""
-    viewer = request.user if request.user.is_authenticated else None
-    context = {"history": history_list.history(request.GET, viewer)}
-    template = "games/history.html#results" if request.htmx else "games/history.html"
-    return render(request, template, context)
 
 
 def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:

@@ -2,7 +2,7 @@
 player is away.
 
 A turn's deadline is the moment the player has had `time_limit` of time outside their absences;
-reminders fall at configurable shares of that time (settings.FIRENZE_REMINDER_SHARES). Nothing
+reminders fall at configurable shares of that time (settings.GAMES_REMINDER_SHARES). Nothing
 here reads the database: Game.schedule_turn (games.models) gathers the absences and calls
 these, and the sweep's queries live on the Game manager.
 """
@@ -35,7 +35,7 @@ def counted_time(start: datetime, amount: timedelta, absences: list[Window]) -> 
 
 
 def reminder_shares() -> list[float]:
-    return sorted(getattr(settings, "FIRENZE_REMINDER_SHARES", [0.5, 0.9]))
+    return sorted(getattr(settings, "GAMES_REMINDER_SHARES", [0.5, 0.9]))
 
 
 def next_reminder(

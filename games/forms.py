@@ -34,6 +34,27 @@ def clean_game_name(value: str) -> str:
     return re.sub(r"\s+", " ", value).strip()
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """The games new tables may play (registry.current), by engine name and title."""
+    return [(engine.name, engine.look.title) for engine in registry.current()]
+
+
+class GameChoiceForm(forms.Form):
+    """Which of the site's games a page is about (?game=nim): the create form and the rules
+    page. Missing or unknown: the site's default game."""
+
+    game = forms.ChoiceField(choices=game_choices)
+
+    def engine(self) -> protocol.Engine:
+        if self.is_valid():
+            return registry.get(self.cleaned_data["game"])
+        return registry.default()
+
+
+def chosen_engine(params: Any) -> protocol.Engine:
+    return GameChoiceForm({"game": params.get("game", "")}).engine()
+
+
 class CreateGameForm(forms.Form):
     name = forms.CharField(
         label=_("Name (optional)"),
@@ -62,9 +83,17 @@ class CreateGameForm(forms.Form):
     )
 
     def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
-        """The platform's fields with the engine's options after the player count."""
+        """The platform's fields with the engine's options after the player count; with
+        several games on the site, the chosen one rides along (`game`, see chosen_engine)."""
         super().__init__(*args, **kwargs)
         self.engine = engine or registry.default()
+        if len(registry.current()) > 1:
+            self.fields["game"] = forms.ChoiceField(  # read by chosen_engine: the default if none
+                choices=game_choices,
+                initial=self.engine.name,
+                required=False,
+                widget=forms.HiddenInput,
+            )
         counts = range(self.engine.min_players, self.engine.max_players + 1)
         self.fields["num_players"].choices = [(n, str(n)) for n in counts]
         fields = list(self.fields.items())

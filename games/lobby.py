@@ -104,7 +104,7 @@ def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
         if _free_seats(game) <= 0:
             raise Conflict(_("All seats of this game are taken."))
         taken = set(game.seats.exclude(bot="").values_list("bot_name", flat=True))
-        bot_name = next(name for name in game.engine.bot_names if name not in taken)
+        bot_name = next(name for name in game.engine.look.bot_names if name not in taken)
         seat = Seat.objects.create(game=game, bot=bot, bot_name=bot_name)
         _when_full(game, by=by)
     if game.is_active:

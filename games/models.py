@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import clock
-from games.rules import protocol, registry
+from games.rules import moves, protocol, registry
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +76,6 @@ class GameQuerySet(models.QuerySet):
 class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
-    # The seats with their players as a move read them under the game's lock (seats_for_page):
-    # the move's checks, its turn clock and notifications and the mover's new page all use them.
-    page_seats: list[Seat] | None = None
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -218,24 +215,20 @@ class Game(models.Model):
             self.status = self.Status.FINISHED
             self.deadline = self.next_reminder_at = None
 
-    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> protocol.State:
+    def replayed_state(self, actions: list[dict[str, Any]] | None = None) -> protocol.State:
         """The state rebuilt from seed, options and the move log alone."""
-        if moves is None:
-            moves = list(self.moves.order_by("seq").values_list("action", flat=True))
-        engine = self.engine
-        state = self.initial_state()
-        for action in moves:
-            state = engine.apply_action(state, action)
-        return state
+        if actions is None:
+            actions = list(self.moves.order_by("seq").values_list("action", flat=True))
+        return moves.replay(self.engine, self.initial_state(), actions)
 
     def first_seat(self) -> int | None:
         """The seat that played first (public): e-mails about the start name them."""
         if self.state is None:
             return self.acting_seat
-        return self.engine.first_seat(self.load_state())
+        return self.engine.acting_seat(self.initial_state())
 
     def seat_colour(self, number: int) -> str:
-        return self.engine.seat_colours[number]
+        return self.engine.look.seat_colours[number]
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -265,22 +258,23 @@ class Game(models.Model):
     @property
     def ended_by_resignation(self) -> bool:
         """Finished without the engine's end: a resignation ended it (see games.resign)."""
-        return self.is_finished and not self.engine.ended_normally(self.state)
+        return self.is_finished and not self.engine.is_over(self.load_state())
 
     # --- the turn clock ----------------------------------------------------------------------
 
-    def start_turn_clock(self) -> None:
-        """A new turn: its deadline and first reminder, pushed back by the player's absences."""
-        self.schedule_turn(timezone.now())
+    def start_turn_clock(self, seats: list[Seat] | None = None) -> None:
+        """A new turn: its deadline and first reminder, pushed back by the player's absences.
+        ``seats``: the game's seats, if the caller read them already (a move does)."""
+        self.schedule_turn(timezone.now(), seats)
 
-    def schedule_turn(self, start: datetime) -> None:
+    def schedule_turn(self, start: datetime, seats: list[Seat] | None = None) -> None:
         """Set turn_started_at, deadline and next_reminder_at for the turn that starts at
         `start` (not saved: save_clock, or the move's conditional update, stores them)."""
         self.turn_started_at = start
         self.deadline = self.next_reminder_at = None
         if not self.is_active or self.acting_seat is None:
             return
-        user_id, bot_plays = self.acting_player()
+        user_id, bot_plays = self.acting_player(seats)
         if bot_plays:
             return  # a bot moves at once; it needs no clock
         absences = Absence.objects.windows(user_id, start)
@@ -309,19 +303,12 @@ class Game(models.Model):
         absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
         return clock.reminder_number(self.turn_started_at, self.time_limit, absences, now)
 
-    @property
-    def seat_rows(self) -> dict[int | None, Seat] | None:
-        """The seats a move read already (page_seats) by number, or None outside a move."""
-        if self.page_seats is None:
-            return None
-        return {seat.number: seat for seat in self.page_seats}
-
-    def acting_player(self) -> tuple[int | None, bool]:
-        """(user id, whether a bot plays) of the acting seat; uses the seats a move read
-        already when there are any."""
-        known = self.seat_rows
-        if known is not None:
-            seat = known.get(self.acting_seat)
+    def acting_player(self, seats: list[Seat] | None = None) -> tuple[int | None, bool]:
+        """(user id, whether a bot plays) of the acting seat; from ``seats`` when the caller
+        read them already."""
+        row: tuple[int | None, str, bool] | None
+        if seats is not None:
+            seat = next((s for s in seats if s.number == self.acting_seat), None)
             row = (seat.user_id, seat.bot, seat.autopilot) if seat is not None else None
         else:
             row = (

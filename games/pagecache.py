@@ -14,22 +14,24 @@ read and shows what the viewer muted, so it is drawn fresh every time). A reques
 flash messages is drawn without the cache.
 
 After a move commits, a task draws the pages of the seated players (they are the ones whose
-poll is about to ask for them), so the first view after a move costs about a repeat view.
+poll is about to ask for them), so the first view after a move costs about a repeat view. The
+page itself is drawn by games.page, for a request or, here, for a player without one.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from contextlib import nullcontext, suppress
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
@@ -37,6 +39,8 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
+from games import page
+from games.models import Absence, Game, Seat
 from games.templatetags.times import left
 
 TTL_SECONDS = 3600
@@ -67,26 +71,20 @@ class Head:
         """Pages of games being played or over (forming pages change with every seat)."""
         return self.status in ("active", "finished")
 
-    def may_view(self, request: HttpRequest, posted_token: str) -> bool:
+    def may_view(self, viewer: page.Viewer, posted_token: str) -> bool:
         """Public games, seated players, holders of the invite link; others (invitees) are
         decided by the full check of the view."""
         if self.is_public:
             return True
         if posted_token and constant_time_compare(posted_token, self.invite_token):
             return True
-        user = request.user
-        return user.is_authenticated and user.pk in self.seat_of_user
+        return viewer.signed_in and viewer.user.pk in self.seat_of_user
 
-    def viewer_seat(self, request: HttpRequest) -> int | None:
-        user = request.user
-        return self.seat_of_user.get(user.pk) if user.is_authenticated else None
+    def viewer_seat(self, viewer: page.Viewer) -> int | None:
+        return self.seat_of_user.get(viewer.user.pk) if viewer.signed_in else None
 
 
 def _tables() -> tuple[str, str, str, str]:
-    from django.contrib.auth import get_user_model
-
-    from games.models import Absence, Game, Seat
-
     return (
         Game._meta.db_table,
         Seat._meta.db_table,
@@ -142,12 +140,12 @@ def head(game_id: int) -> Head | None:
     )
 
 
-def page_key(request: HttpRequest, head: Head, partial: str | None) -> str:
-    """The hashed description of the page this request would get (cache key and ETag).
+def page_key(viewer: page.Viewer, head: Head, partial: str | None) -> str:
+    """The hashed description of the page this viewer would get (cache key and ETag).
     Everything the page is drawn from is in it, the viewer's seat above all: a page drawn
     for one seat shows that seat's hand."""
-    user = request.user
-    viewer = (user.pk, user.public_name) if user.is_authenticated else (None, "")
+    user = viewer.user
+    who = (user.pk, user.public_name) if viewer.signed_in else (None, "")
     material = (
         head.game_id,
         head.version,
@@ -156,13 +154,13 @@ def page_key(request: HttpRequest, head: Head, partial: str | None) -> str:
         str(head.updated),
         head.name,
         [tuple(map(str, seat)) for seat in head.seats],
-        viewer,
-        head.viewer_seat(request),
+        who,
+        head.viewer_seat(viewer),
         partial or "",
         timezone.get_current_timezone_name(),
         translation.get_language(),
         left(head.deadline),
-        request.GET.get("token", ""),
+        viewer.token,
     )
     return hashlib.sha256(repr(material).encode()).hexdigest()[:32]
 
@@ -188,19 +186,19 @@ def serve(
     request: HttpRequest,
     head: Head,
     partial: str | None,
-    render_page: Callable[[], HttpResponse],
+    render_page: Callable[[], str],
     render_chat: Callable[[], str],
 ) -> HttpResponse:
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
-    it is not there. ``render_page`` must use the placeholders (see page_context)."""
-    key = page_key(request, head, partial)
+    it is not there. ``render_page`` must use the placeholders (see render_game_page)."""
+    key = page_key(page.Viewer.of(request), head, partial)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
         response = HttpResponse(status=304)
     else:
         html = cache.get(_cache_key(head, key))
         if html is None:
-            html = render_page().content.decode()
+            html = render_page()
             cache.set(_cache_key(head, key), html, TTL_SECONDS)
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
         if CHAT_PLACEHOLDER in html:
@@ -218,61 +216,38 @@ def _if_none_match(request: HttpRequest) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
-def page_context(game: Any) -> dict[str, Any]:
-    """Context entries that make a drawn page cacheable: placeholders for per-request parts."""
-    return {
+def render_game_page(
+    viewer: page.Viewer, game: Game, seats: list[Seat], partial: str | None
+) -> str:
+    """The game page as the cache keeps it: placeholders for the per-request parts (the CSRF
+    token; the table talk, once the game has any)."""
+    extra = {
         "csrf_token": CSRF_PLACEHOLDER,
         "chat_placeholder": CHAT_PLACEHOLDER if game.chat_version else "",
     }
+    return page.render(viewer, game, seats, partial=partial, extra=extra)
 
 
 # --- drawing the players' pages after a change ----------------------------------------------
 
 
-def after_change(game_id: int, version: int) -> None:
-    """Inside the transaction of a move: once it commits, a worker draws the players' pages."""
-
-    def queue() -> None:
-        from kombu.exceptions import OperationalError
-
-        from games.tasks import draw_pages
-
-        with suppress(OperationalError):  # pages are then drawn on the first view
-            draw_pages.delay(game_id, version)
-
-    transaction.on_commit(queue)
-
-
 def draw_players_pages(game_id: int) -> int:
     """Draw and cache the page of every seated player as their poll fetches it (the htmx part
     of the page; a whole page is drawn on its first view); returns how many were drawn."""
-    from django.contrib.auth import get_user_model
-    from django.test import RequestFactory
-    from django.urls import reverse
-    from django_htmx.middleware import HtmxDetails
-
-    from games import views
-    from games.models import Game
-
     found = head(game_id)
     if found is None or not found.cacheable:
         return 0
     game = Game.objects.get(pk=game_id)
-    seats = views.game_seats(game)
+    seats = game.seats_for_page()
     players = get_user_model().objects.filter(pk__in=found.seat_of_user)
-    factory = RequestFactory()
-    url = reverse("games:detail", args=[game_id])
     drawn = 0
     for user in players:
-        request = factory.get(url, HTTP_HX_REQUEST="true")
-        request.user = user
-        request.htmx = HtmxDetails(request)
+        viewer = page.Viewer(user, htmx=True)
         # Drawn as the player's own request would be: in their time zone and language.
         zone = timezone.override(user.zone) if user.zone else nullcontext()
         with zone, translation.override(user.language or settings.LANGUAGE_CODE):
-            key = _cache_key(found, page_key(request, found, "game"))
+            key = _cache_key(found, page_key(viewer, found, "game"))
             if cache.get(key) is None:
-                response = views.render_game_page(request, game, seats, "game")
-                cache.set(key, response.content.decode(), TTL_SECONDS)
+                cache.set(key, render_game_page(viewer, game, seats, "game"), TTL_SECONDS)
                 drawn += 1
     return drawn

@@ -12,9 +12,9 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext
 
+from games import page
 from games.models import Game, Move, Seat
 from games.rules import protocol
 
@@ -86,10 +86,11 @@ def build(game: Game, params: Any) -> Replay:
         for seq in range(replay.step, max(0, replay.step - LOG_MOVES), -1)
         for line in moves[seq - 1][2]
     ]
-    context = engine.page_context(state, None, names, [s.colour for s in seats], [])
+    seen = page.seen_by(engine, state, None, names=names, colours=[s.colour for s in seats])
+    context = engine.page_context(seen)
     context.update(engine.replay_context(state, names))
     context["log"] = log
-    context["rules_url"] = reverse("games:rules")
+    context["rules_url"] = page.rules_url(engine)
     context.update(protocol.page_names(engine))
     context["board_template"] = f"{protocol.PAGE_TEMPLATE}#board"
     context["players_template"] = f"{protocol.PAGE_TEMPLATE}#players"

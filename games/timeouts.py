@@ -1,6 +1,6 @@
 """What the clock does when it runs out: reminders, and the bot playing a timed-out turn.
 
-After FIRENZE_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
+After GAMES_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
 the player takes it back from the game page; a move of their own resets the count.
 """
 
@@ -16,13 +16,14 @@ from django.utils import timezone
 from games import events
 from games.clock import is_away
 from games.models import Absence, Game
-from games.play import queue_bots, record_move
+from games.play import queue_bots, store_step
+from games.rules import moves
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
 
 
 def timeouts_for_autopilot() -> int:
-    return getattr(settings, "FIRENZE_TIMEOUTS_FOR_AUTOPILOT", 3)
+    return getattr(settings, "GAMES_TIMEOUTS_FOR_AUTOPILOT", 3)
 
 
 def time_out(game_id: int, now=None) -> bool:
@@ -58,15 +59,13 @@ def _away(user_id: int | None, now) -> bool:
 def _play_turn(game: Game, seat: int) -> int:
     """The bot takes every step left in this turn; each stored move is marked as a timeout."""
     engine = game.engine
-    bot = engine.bots[engine.default_bot]
     state = game.load_state()
-    step = engine.step(state)
-    first = step + 1
-    rng = random.Random(f"{game.seed}/timeout/{step}")
+    first = engine.step(state) + 1
+    rng = random.Random(f"{game.seed}/timeout/{first - 1}")
     while engine.acting_seat(state) == seat:
-        action = bot(state, rng)
-        before, state = state, engine.apply_action(state, action)
-        record_move(game, seat, action, state, by_bot=True, timeout=True, before=before)
+        step = moves.bot_step(engine, state, engine.default_bot, rng)
+        store_step(game, seat, step, by_bot=True, timeout=True)
+        state = step.after
     game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])
     return first
 

@@ -15,9 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from games import events
 from games.models import Game, Move, Seat
 from games.rules import protocol, registry
-from players.results import record_game_end
 
 FORMAT = 1
 MAX_BYTES = 2_000_000  # a long four-player game is about 100 kB
@@ -57,7 +57,7 @@ def import_game(raw: bytes | str) -> Game:
     state, logs = _replay(engine, record)
     with transaction.atomic():
         game = _store(engine, record, people, state, logs)
-        record_game_end(game, state, imported=True)
+        events.game_imported.send(Game, game=game, state=state)  # its record, unrated
     return game
 
 
@@ -215,7 +215,7 @@ def _store(
             user=people.get(seat["seat"]),
             bot=seat.get("bot", ""),
             number=seat["seat"],
-            colour=engine.seat_colours[seat["seat"]],
+            colour=engine.look.seat_colours[seat["seat"]],
         )
         for seat in record["seats"]
     )

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
@@ -22,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -30,8 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from chat.templatetags.chat import thread_context
-from games import absences, limits, lobby, lobbycache, pagecache, play, poll, versions
+from games import absences, limits, lobby, lobbycache, page, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
@@ -42,13 +40,12 @@ from games.forms import (
     ResignForm,
     TokenForm,
     VersionForm,
+    chosen_engine,
 )
-from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Seat
+from games.pagecache import render_game_page
 from games.resign import resign as resign_seat
-from games.results import standings
-from games.rules import protocol, registry
-from games.wording import in_sentence
+from games.rules import registry
 
 WATCH_GAMES = 10
 
@@ -58,17 +55,7 @@ def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html", {"pitch": registry.default().pitch})
-
-
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness probe for load balancers: answers without touching the database."""
-    return HttpResponse("ok", content_type="text/plain")
-
-
-healthz.skip_user_time_zone = True  # accounts.middleware: no session or user lookup
+    return render(request, "home.html", {"pitch": registry.default().look.pitch})
 
 
 @require_GET
@@ -83,9 +70,10 @@ favicon.skip_user_time_zone = True
 
 @require_GET
 def rules_page(request: HttpRequest) -> HttpResponse:
-    """The rules as this site plays them; the game page links its phases and cards here."""
-    engine = registry.default()
-    return render(request, engine.rules_template, engine.rules_context())
+    """The rules as this site plays them (?game= another game of the site's); the game page
+    links its phases and cards here."""
+    engine = chosen_engine(request.GET)
+    return render(request, engine.look.rules_template, engine.rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -130,10 +118,8 @@ def _posted_token(request: HttpRequest) -> str:
 def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
     """A refused request: htmx gets the fresh page parts with the message, others a status."""
     if request.htmx:
-        return _render_game(request, game, error=error.message, partial="updates")
-    response = _render_game(request, game, error=error.message)
-    response.status_code = error.status
-    return response
+        return _page(request, game, error=error.message, partial="updates")
+    return _page(request, game, error=error.message, status=error.status)
 
 
 def game_url(game: Game) -> str:
@@ -195,11 +181,9 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     """The player's games: every game being formed or played in full, the last few finished
-    ones (the history has the rest), and public games to watch. A fixed number of queries
-    however many games the player has finished; no game's state is loaded."""
-    from players.models import SeatResult
-    from players.profiles import latest_finished
-
+    ones (the history has the rest: {% finished_games %} draws them from the players app's
+    records), and public games to watch. A fixed number of queries however many games the
+    player has finished; no game's state is loaded."""
     me = request.user
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
     # Led by the games not yet over (few) rather than the player's seats (one per game ever).
@@ -241,8 +225,6 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
-            "finished": latest_finished(me, me),
-            "finished_count": SeatResult.objects.filter(user=me).count(),
             "invitations": invitations,
             "watch": list(watch),
         },
@@ -251,7 +233,10 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def create(request: HttpRequest) -> HttpResponse:
-    form = CreateGameForm(request.POST or None)
+    """A new game: the site's game, or the one chosen above the form when the site has
+    several (?game=, then posted with the form)."""
+    engine = chosen_engine(request.POST if request.method == "POST" else request.GET)
+    form = CreateGameForm(request.POST or None, engine=engine)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -273,7 +258,20 @@ def create(request: HttpRequest) -> HttpResponse:
     status = 200
     if form.errors:
         status = 429 if limits.MESSAGES["create_game"] in form.non_field_errors() else 400
-    return render(request, "games/create.html", {"form": form}, status=status)
+    games = [
+        {
+            "title": other.look.title,
+            "url": f"?{urlencode({'game': other.name})}",
+            "current": other is engine,
+        }
+        for other in registry.current()
+    ]
+    context = {
+        "form": form,
+        "games": games if len(games) > 1 else [],
+        "rules_url": page.rules_url(engine),
+    }
+    return render(request, "games/create.html", context, status=status)
 
 
 def _lobby_action(
@@ -391,181 +389,19 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 # --- the game page --------------------------------------------------------------------------
 
 
-def _seats(game: Game) -> list[Seat]:
-    """The seats with their players and absences (one query; a move's own read if it made
-    one, under the game's lock: see games.play)."""
-    return game.page_seats if game.page_seats is not None else game.seats_for_page()
-
-
-def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
-    if not request.user.is_authenticated:
-        return None
-    return next((s.number for s in seats if s.user_id == request.user.pk), None)
-
-
-def _moves(game: Game, turn_no: int, *, whole: bool, last: int | None = None) -> list[Move]:
-    """The moves the log shows: every one (whole log), or those of the last few turns; with
-    ``last``, only those of the last ``last`` turns and without their log lines."""
-    moves = Move.objects.filter(game=game)
-    if last is not None:
-        return list(
-            moves.filter(turn__gte=turn_no - last + 1).only("seq", "turn", "seat", "changes")
-        )
-    if not whole:
-        moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
-    return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
-
-
-LOG_CACHE_SECONDS = 3600
-
-
-def _log_key(game: Game, whole: bool) -> str:
-    """The drawn log is the same for everyone at a version, but for the time zone its times
-    are written in, and the language."""
-    zone = timezone.get_current_timezone_name()
-    language = translation.get_language()
-    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"
-
-
-def _last_day(ends: Any) -> Any:
-    """An absence ends at midnight of the day the player is back: its last day is the one
-    before ("away until Thursday")."""
-    return ends - timedelta(microseconds=1) if ends else None
-
-
-def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
-    """The browser tab's title; it follows the game on every refresh."""
-    if game.is_finished:
-        return _("%(title)s: game over · Firenze") % {"title": game.title}
-    if game.is_open or game.status == Game.Status.CANCELLED:
-        return _("%(title)s: %(status)s · Firenze") % {
-            "title": game.title,
-            "status": in_sentence(game.get_status_display()),
-        }
-    if my_turn:
-        return _("(Your turn) %(title)s · Firenze") % {"title": game.title}
-    return _("%(title)s: %(acting_name)s to play · Firenze") % {
-        "title": game.title,
-        "acting_name": acting_name,
-    }
-
-
-def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) -> None:
-    is_creator = request.user == game.creator
-    invitations = list(game.invitations.select_related("user")) if game.is_open else []
-    free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
-    context.update(protocol.page_names(game.engine))
-    context.update(
-        is_creator=is_creator,
-        free_seats=free_seats,
-        open_seat_slots=range(free_seats),
-        invite_form=InviteForm(),
-        invite_url=request.build_absolute_uri(
-            reverse("games:invite_link", args=[game.invite_token])
-        ),
-        invited_players=[i for i in invitations if not i.by_email and i.user_id],
-        invited_addresses=[i for i in invitations if i.by_email] if is_creator else [],
-        invited_elsewhere=0 if is_creator else sum(1 for i in invitations if i.by_email),
-        page_title=page_title(game, my_turn=False, acting_name=None),
-    )
-
-
-def _render_game(
+def _page(
     request: HttpRequest,
     game: Game,
     *,
-    error: str | None = None,
-    partial: str | None = None,
-    template: str = "",
-    whole_log: bool = False,
     seats: list[Seat] | None = None,
-    extra: dict[str, Any] | None = None,
+    status: int = 200,
+    **options: Any,
 ) -> HttpResponse:
-    seats = _seats(game) if seats is None else seats
-    context: dict[str, Any] = {
-        "game": game,
-        "seats": seats,
-        "error": error,
-        "token": request.GET.get("token", ""),
-        # Reversed once here: the templates use them in loops.
-        "rules_url": reverse("games:rules"),
-        "move_url": reverse("games:move", args=[game.pk]),
-        # Lets the poll of a private game answer without loading the session.
-        "poll_token": "" if game.is_public else versions.poll_token(game.pk),
-    }
-    context["my_seat"] = next(
-        (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
-        None,
-    )
-    if game.is_open or game.status == Game.Status.CANCELLED:
-        _forming_context(request, game, context)
-        return render(request, "games/forming.html", context)
-    names = [s.name for s in seats]
-    colours = [s.colour for s in seats]
-    viewer = _viewer_seat(request, seats)
-    engine = game.engine
-    state = game.load_state()
-    turn_no = engine.turn_no(state)
-    whole_log = whole_log or game.is_finished
-    log_key = _log_key(game, whole_log)
-    log_html = cache.get(log_key)
-    if log_html is None:
-        moves = _moves(game, turn_no, whole=whole_log)
-    else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, turn_no, whole=False, last=2)
-    context.update(protocol.page_names(engine))
-    context.update(engine.page_context(state, viewer, names, colours, moves))
-    context["whole_log"] = whole_log
-    if log_html is None:
-        ended_early = game.ended_by_resignation
-        log = log_turns(
-            moves,
-            names,
-            colours,
-            engine=engine,
-            notes=resignation_notes(seats, names, ended=ended_early),
-            game_over=game.is_finished and not ended_early,
-        )
-        log_html = render_to_string(
-            "games/_log.html", {"log": log, "whole_log": whole_log, "seats": seats}
-        )
-        cache.set(log_key, log_html, LOG_CACHE_SECONDS)
-    context["log_html"] = log_html
-    context["standings"] = standings(state, seats, game.engine) if game.is_finished else None
-    if context["standings"] and context["final"]:  # a resigned seat never wins
-        won = {row.seat for row in context["standings"] if row.winner}
-        for number, entry in enumerate(context["final"]):
-            entry["winner"] = number in won
-    context["resigned_names"] = [s.name for s in seats if s.has_resigned]
-    for player, seat in zip(context["players"], seats, strict=True):
-        player["away_until"] = _last_day(seat.away_until)
-        player["resigned"] = seat.has_resigned
-        player["bot_plays"] = seat.bot_plays
-        player["is_bot"] = seat.is_bot
-    acting = next((s for s in seats if s.number == game.acting_seat), None)
-    context["acting_away_until"] = (
-        _last_day(acting.away_until) if acting and game.is_active else None
-    )
-    context["page_title"] = page_title(
-        game, my_turn=context["my_turn"], acting_name=context["acting_name"]
-    )
-    context.update(extra or {})
-    template = template or protocol.PAGE_TEMPLATE
-    if partial:
-        template = f"{template}#{partial}"
-    return render(request, template, context)
-
-
-game_seats = _seats
-
-
-def render_game_page(
-    request: HttpRequest, game: Game, seats: list[Seat], partial: str | None
-) -> HttpResponse:
-    """The game page as games.pagecache keeps it: placeholders for the per-request parts."""
-    return _render_game(
-        request, game, partial=partial, seats=seats, extra=pagecache.page_context(game)
-    )
+    """The game page for this request (games.page), drawn now: a refusal, a move's answer,
+    the whole log, a page the cache does not keep. ``seats``: a move's own read of them."""
+    seats = game.seats_for_page() if seats is None else seats
+    html = page.render(page.Viewer.of(request), game, seats, **options)
+    return HttpResponse(html, status=status)
 
 
 @require_GET
@@ -578,32 +414,31 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     head = pagecache.head(pk)
     if head is None:
         raise Http404(_("No such game."))
+    viewer = page.Viewer.of(request)
     cached = (
         head.cacheable
-        and head.may_view(request, _posted_token(request))
+        and head.may_view(viewer, _posted_token(request))
         and pagecache.no_messages(request)
     )
     if not cached:  # forming pages, invitees of private games, flash messages
         game = _get_game_for_user(request, pk)
-        return add_never_cache_headers_to(_render_game(request, game, partial=partial))
+        return add_never_cache_headers_to(_page(request, game, partial=partial))
     drawn: dict[str, Any] = {}
 
     def game_and_seats() -> tuple[Game, list[Seat]]:
         if not drawn:
             drawn["game"] = game = Game.objects.get(pk=pk)
-            drawn["seats"] = _seats(game)
+            drawn["seats"] = game.seats_for_page()
         return drawn["game"], drawn["seats"]
 
     def chat() -> str:
-        game, seats = game_and_seats()
-        context = thread_context(request, game, seats=seats, csrf_token=get_token(request))
-        return render_to_string("games/_chat.html", context)
+        return page.render_chat(viewer, *game_and_seats(), csrf_token=get_token(request))
 
     return pagecache.serve(
         request,
         head,
         partial,
-        render_page=lambda: render_game_page(request, *game_and_seats(), partial),
+        render_page=lambda: render_game_page(viewer, *game_and_seats(), partial),
         render_chat=chat,
     )
 
@@ -620,7 +455,7 @@ def game_log(request: HttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk)
     if game.is_open or game.status == Game.Status.CANCELLED:
         return redirect(game_url(game))
-    return _render_game(request, game, template="games/log.html", whole_log=True)
+    return _page(request, game, template="games/log.html", whole_log=True)
 
 
 @require_POST
@@ -632,16 +467,16 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
             raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
-        game = play.submit_move(
+        moved = play.move(
             pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
         )
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
     except GameError as exc:
         return _refuse(request, _get_game_for_user(request, pk), exc)
-    if request.htmx:
-        return _render_game(request, game, partial="updates")
-    return redirect(game_url(game))
+    if request.htmx:  # the seats the move read under the game's lock: no second read
+        return _page(request, moved.game, seats=moved.seats, partial="updates")
+    return redirect(game_url(moved.game))
 
 
 @require_POST
@@ -653,12 +488,12 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
-        game = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
+        undone = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
     except GameError as exc:
         return _refuse(request, Game.objects.get(pk=game.pk), exc)
     if request.htmx:
-        return _render_game(request, game, partial="updates")
-    return redirect(game_url(game))
+        return _page(request, undone.game, seats=undone.seats, partial="updates")
+    return redirect(game_url(undone.game))
 
 
 @never_cache
@@ -727,7 +562,7 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game,
         "form": form,
         "ends_game": staying.count() <= 1 or not people,
-        "page_title": _("Resign %(title)s · Firenze") % {"title": game.title},
+        "page_title": page.site_title(_("Resign %(title)s") % {"title": game.title}),
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)
 

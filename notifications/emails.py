@@ -28,7 +28,7 @@ from django.utils.translation import pgettext
 from firenze_site.language import language_of_user
 from games.models import Game, Move, Seat, time_limit_label
 from games.results import standings
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 from notifications import links, preferences
 from notifications.models import Notification
 
@@ -151,6 +151,7 @@ def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
         "user": user,
         "name": user.public_name,
         "site_url": settings.SITE_URL.rstrip("/"),
+        "site_name": settings.SITE_NAME,
         "profile_url": links.absolute(reverse("notification_settings:page")),
         "unsubscribe_url": links.unsubscribe_url(user, kind),
         "unsubscribe_label": (
@@ -187,6 +188,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
     return {
         "game": game,
         "game_title": game.title,
+        "game_kind": game.engine.look.title,  # the game played: "Your turn in Nim"
         "game_url": links.game_url(game),
         "names": names,
         "players": names,
@@ -297,7 +299,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
     winner_names = [you if seat == mine else context["names"][seat] for seat in sorted(won)]
     resigned = [row.name for row in ranking if row.resigned]
     return {
-        "score_name": game.engine.score_name,  # lazy: worded in the recipient's language
+        "score_name": game.engine.look.score_name,  # lazy: worded in the recipient's language
         "results": results,
         "winners": join_names(winner_names),
         "you_won": mine in won,
@@ -356,8 +358,10 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
     game = invitation.game
     context = {
         "site_url": settings.SITE_URL.rstrip("/"),
+        "site_name": settings.SITE_NAME,
         "by": invitation.invited_by.public_name,
         "game_title": game.title,
+        "game_kind": game.engine.look.title,
         "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 from notifications import preferences, safe_http
 from notifications.models import Notification, Webhook
 

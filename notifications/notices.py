@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -44,8 +45,9 @@ def for_notification(notification: Notification) -> Notice:
         site = emails.common_context(user)["site_url"]
         return Notice(
             notification.kind,
-            "Firenze",
-            _("Test from Firenze: %(name)s's notifications arrive here.") % {"name": name},
+            settings.SITE_NAME,
+            _("Test from %(site)s: %(name)s's notifications arrive here.")
+            % {"site": settings.SITE_NAME, "name": name},
             f"{site}/",
             None,
             "",

@@ -76,7 +76,7 @@ class GameRecord(models.Model):
     @property
     def score_unit(self) -> str:
         engine = self.engine
-        return str(engine.score_unit) if engine else ""
+        return str(engine.look.score_unit) if engine else ""
 
 
 class SeatResult(models.Model):

@@ -1,10 +1,10 @@
 """The end of a game as the history, profiles and ratings keep it.
 
-`record_game_end` runs inside the transaction that stores the game's last move (games.play
-calls it after the move is saved, with the game row locked), so a finished game without its
-record, or a rating changed by a game that was rolled back, cannot exist. It is idempotent: a
-second call for the same game (a task run twice, a replayed end) finds the record and does
-nothing, so ratings change exactly once per game.
+`record_game_end` runs inside the transaction that stores the game's last move (a receiver of
+games.events.game_over, sent after the move is saved with the game row locked), so a finished
+game without its record, or a rating changed by a game that was rolled back, cannot exist. It
+is idempotent: a second call for the same game (a task run twice, a replayed end) finds the
+record and does nothing, so ratings change exactly once per game.
 
 Rated games (RATED_RULE below): only people, each of whom played at least half of their own
 steps. A game with a bot seat, or with a seat the bot played for most of the game (timeouts,
@@ -30,6 +30,16 @@ RATED_RULE = _(
     "played no more than half of any player's steps (a resignation does not count: it is a "
     "rated loss). Imported games are not rated."
 )
+
+
+def game_over(sender: Any, *, game: Game, state: Any, **kw: Any) -> None:
+    """games.events.game_over: the game's record, and the ratings if it is rated."""
+    record_game_end(game, state)
+
+
+def game_imported(sender: Any, *, game: Game, state: Any, **kw: Any) -> None:
+    """games.events.game_imported: an imported game's record (never rated)."""
+    record_game_end(game, state, imported=True)
 
 
 def places(totals: list[int]) -> list[int]:

@@ -319,7 +319,7 @@ def test_it_counts_a_long_list_only_up_to_a_cap_and_still_pages_past_it(
 ):
     """Counting stops at COUNT_CAP (5,000 games, a hundred pages): past it the page says "more
     than", and the pager walks on without a last page (here with a cap of 60)."""
-    monkeypatch.setattr("games.history.COUNT_CAP", 60)
+    monkeypatch.setattr("players.history.COUNT_CAP", 60)
     records = [
         finished_record([anna, ben], [50, 40], finished_at=days_ago(i / 24)) for i in range(130)
     ]

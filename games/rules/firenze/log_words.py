@@ -19,7 +19,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.wording import colour_name
-from games.wording import ordinal
+from games.rules.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
 _CARD = "(?:" + "|".join(sorted(map(re.escape, CARDS), key=len, reverse=True)) + ")"

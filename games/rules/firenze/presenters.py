@@ -22,7 +22,8 @@ from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
 from games.rules.firenze.wording import colour_name
-from games.wording import ordinal
+from games.rules.protocol import Seen
+from games.rules.wording import ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives
 # keys ("build", "botch"), these name them.
@@ -702,23 +703,17 @@ def _players(
     return players
 
 
-def game_context(
-    state: rules.State,
-    viewer: int | None,
-    names: list[str],
-    colours: list[str],
-    moves: list[Any],
-) -> dict[str, Any]:
-    """Everything the board, panel and players partials need, from one seat's point of view.
-    ``moves``: the moves loaded for the log (oldest first); their stored changes light up
-    what the last turn did."""
-    view = rules.player_view(state, viewer)
-    acting = view["acting_seat"]
-    my_turn = viewer is not None and acting == viewer
-    legal = rules.legal_actions(state) if my_turn else []
+def game_context(seen: Seen) -> dict[str, Any]:
+    """Everything the board, panel and players partials need, from one seat's point of view
+    (its player_view and its choices: never the state). ``seen.moves``: the moves loaded for the
+    log (oldest first); their stored changes light up what the last turn did."""
+    view, viewer, names, colours = seen.view, seen.viewer, seen.names, seen.colours
+    acting = seen.acting
+    my_turn = seen.my_turn
+    legal = seen.choices
     found = board_choices(view, legal, names)
-    lit = highlights(moves, view["turn_no"])
-    players = _players(view, viewer, names, colours, lit, found, rules.scores(state))
+    lit = highlights(list(seen.moves), view["turn_no"])
+    players = _players(view, viewer, names, colours, lit, found, seen.scores)
     me = players[viewer] if viewer is not None else None
     hand = (
         [
@@ -740,7 +735,7 @@ def game_context(
         "limits": limits(view) if my_turn else [],
         "fulfil_blocked": fulfil_blocked(view, names) if my_turn else "",
         "groups": action_groups(view, legal, names),
-        "can_undo": my_turn and rules.can_undo(state),
+        "can_undo": seen.can_undo,
         "players": players,
         "me": me,
         "hand": hand,

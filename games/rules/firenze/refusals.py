@@ -18,7 +18,7 @@ from games.rules.firenze.presenters import PHASES
 from games.rules.firenze.rules import IllegalAction, Refusal
 from games.rules.firenze.rules.errors import english
 from games.rules.firenze.wording import colour_name
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 
 PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
 

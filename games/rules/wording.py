@@ -1,5 +1,6 @@
-"""Words the platform puts into sentences in the player's language: a label inside a
-sentence, ordinals. A game's own words (its colours, its kinds of card) are its engine's."""
+"""Words the platform and the engines put into sentences in the player's language: a label
+inside a sentence, ordinals. Part of the seam (engines may import it, like the protocol); a
+game's own words (its colours, its kinds of card) are its engine's."""
 
 from __future__ import annotations
 

@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.forms import DISPLAY_NAME_MAX_LENGTH
-from games.listing import listed_games
 from games.rules import protocol, registry
+from players.listing import listed_games
 from players.models import GameRecord, SeatResult
 
 PER_PAGE = 50
