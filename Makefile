@@ -51,10 +51,11 @@ bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite 
 	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
 		status=$$?; scripts/postgres.sh stop; exit $$status
 
-lint: setup ## Check code style and types without changing files (mypy's scope: pyproject.toml)
+lint: setup ## Check code style, types and the import contracts, changing no file (pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo --no-cache
 
 format: setup ## Fix what ruff can fix
 	$(BIN)/ruff check --fix .

@@ -204,7 +204,7 @@ def switch_language(request: HttpRequest) -> HttpResponse:
         settings.LANGUAGE_COOKIE_NAME,
         language,
         max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]  # "Lax" from settings
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=True,
     )

@@ -6,12 +6,12 @@ from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from firenze_site.requests import sessionless
 
+
+@sessionless
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness probe for load balancers: answers without touching the database."""
     return HttpResponse("ok", content_type="text/plain")
-
-
-healthz.skip_user_time_zone = True  # type: ignore[attr-defined]  # accounts.middleware: no session

@@ -8,10 +8,13 @@ saying so), because both show every hand.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from firenze_site.requests import HtmxHttpRequest
 from games import replay as replays
 from games.models import Game
 from games.transfer import export_game
@@ -23,12 +26,12 @@ def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:
 
 
 @require_GET
-def replay(request: HttpRequest, pk: int) -> HttpResponse:
+def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     if not game.is_finished:
         return _closed(request, game, "replay")
-    context = {"game": game, "replay": replays.build(game, request.GET)}
-    context.update(context["replay"].context)
+    built = replays.build(game, request.GET)
+    context: dict[str, Any] = {"game": game, "replay": built, **built.context}
     template = "games/replay.html#frame" if request.htmx else "games/replay.html"
     return render(request, template, context)
 

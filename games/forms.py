@@ -95,7 +95,9 @@ class CreateGameForm(forms.Form):
                 widget=forms.HiddenInput,
             )
         counts = range(self.engine.min_players, self.engine.max_players + 1)
-        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
+        players = self.fields["num_players"]
+        assert isinstance(players, forms.TypedChoiceField)
+        players.choices = [(n, str(n)) for n in counts]
         fields = list(self.fields.items())
         at = [name for name, _ in fields].index("num_players") + 1
         option_fields = list(self.engine.option_fields().items())
@@ -195,7 +197,7 @@ class VersionForm(forms.Form):
     version = VersionField()
 
     def first_error(self) -> str:
-        return next(iter(e for errors in self.errors.values() for e in errors))
+        return str(next(iter(e for errors in self.errors.values() for e in errors)))
 
 
 class MoveForm(VersionForm):
@@ -246,7 +248,7 @@ class AbsenceForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         latest = timezone.localdate() + ABSENCE_HORIZON
         for name in ("first_day", "last_day"):
             day: date | None = data.get(name)

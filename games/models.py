@@ -76,6 +76,9 @@ class GameQuerySet(models.QuerySet):
 class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
     CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
+    # Not stored: My games sets them on each row it lists (the other seats, the acting one).
+    opponents: list[Seat]
+    acting: Seat | None
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -289,19 +292,25 @@ class Game(models.Model):
     def save_clock(self) -> None:
         self.save(update_fields=list(self.CLOCK_FIELDS))
 
+    def _running_turn(self) -> tuple[datetime, list[clock.Window]]:
+        """When the turn of a player on the clock began, and their absences since."""
+        started = self.turn_started_at
+        assert started is not None, "a reminder belongs to a running turn"
+        user_id, _ = self.acting_player()
+        return started, Absence.objects.windows(user_id, started) if user_id else []
+
     def schedule_next_reminder(self, now: datetime) -> None:
         """After a reminder went out: the next one of this turn, if any (not saved)."""
-        user_id, _ = self.acting_player()
-        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
+        started, absences = self._running_turn()
+        assert self.deadline is not None, "a reminder comes before a deadline"
         self.next_reminder_at = clock.next_reminder(
-            self.turn_started_at, self.time_limit, self.deadline, absences, after=now
+            started, self.time_limit, self.deadline, absences, after=now
         )
 
     def reminder_number(self, now: datetime) -> int:
         """Which reminder of the turn is due now (0 for the first)."""
-        user_id, _ = self.acting_player()
-        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
-        return clock.reminder_number(self.turn_started_at, self.time_limit, absences, now)
+        started, absences = self._running_turn()
+        return clock.reminder_number(started, self.time_limit, absences, now)
 
     def acting_player(self, seats: list[Seat] | None = None) -> tuple[int | None, bool]:
         """(user id, whether a bot plays) of the acting seat; from ``seats`` when the caller
@@ -333,8 +342,10 @@ class Game(models.Model):
             return "the bot plays this seat"
         if reminder and self.acting_seat != seat.number:
             return "no longer their turn"
-        moved = not reminder and since is not None
-        if moved and self.moves.filter(seat=seat.number, seq__gt=since).exists():
+        number = seat.number
+        if reminder or since is None or number is None:
+            return ""
+        if self.moves.filter(seat=number, seq__gt=since).exists():
             return self.MOVED_SINCE
         return ""
 

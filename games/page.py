@@ -222,13 +222,13 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
             entry["winner"] = number in won
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
     for player, seat in zip(context["players"], seats, strict=True):
-        player["away_until"] = _last_day(seat.away_until)
+        player["away_until"] = _last_day(_away_until(seat))
         player["resigned"] = seat.has_resigned
         player["bot_plays"] = seat.bot_plays
         player["is_bot"] = seat.is_bot
     acting = next((s for s in seats if s.number == game.acting_seat), None)
     context["acting_away_until"] = (
-        _last_day(acting.away_until) if acting and game.is_active else None
+        _last_day(_away_until(acting)) if acting and game.is_active else None
     )
     context["page_title"] = page_title(
         game, my_turn=context["my_turn"], acting_name=context["acting_name"]
@@ -255,6 +255,12 @@ def _log_key(game: Game, whole: bool) -> str:
     zone = timezone.get_current_timezone_name()
     language = translation.get_language()
     return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"
+
+
+def _away_until(seat: Seat) -> datetime | None:
+    """When the seat's player is back, annotated by Game.seats_for_page (None: not away)."""
+    ends: datetime | None = getattr(seat, "away_until", None)
+    return ends
 
 
 def _last_day(ends: datetime | None) -> datetime | None:

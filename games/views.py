@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from firenze_site.requests import HtmxHttpRequest, sessionless
 from games import absences, limits, lobby, lobbycache, page, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
@@ -51,25 +52,23 @@ WATCH_GAMES = 10
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
     return render(request, "home.html", {"pitch": registry.default().look.pitch})
 
 
+@sessionless
 @require_GET
 @cache_control(max_age=86400, public=True)
-def favicon(request: HttpRequest) -> HttpResponse:
+def favicon(request: HtmxHttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on every site; the icon itself is a static file."""
     return redirect(static("favicon.ico"), permanent=True)
 
 
-favicon.skip_user_time_zone = True
-
-
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
     """The rules as this site plays them (?game= another game of the site's); the game page
     links its phases and cards here."""
     engine = chosen_engine(request.GET)
@@ -115,7 +114,7 @@ def _posted_token(request: HttpRequest) -> str:
     return form.cleaned_data["token"] if form.is_valid() else ""
 
 
-def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, game: Game, error: GameError) -> HttpResponse:
     """A refused request: htmx gets the fresh page parts with the message, others a status."""
     if request.htmx:
         return _page(request, game, error=error.message, partial="updates")
@@ -146,7 +145,7 @@ def lobby_games():
 
 
 @require_GET
-def lobby_list(request: HttpRequest) -> HttpResponse:
+def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby, a page at a time: its cost does not grow with the number of open games, and
     the list is drawn once per change of the open games (games.lobbycache), not per visitor.
     A page number that is not one shows the first page; one past the end, the last."""
@@ -179,12 +178,13 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: HtmxHttpRequest) -> HttpResponse:
     """The player's games: every game being formed or played in full, the last few finished
     ones (the history has the rest: {% finished_games %} draws them from the players app's
     records), and public games to watch. A fixed number of queries however many games the
     player has finished; no game's state is loaded."""
     me = request.user
+    assert me.is_authenticated  # login_required
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
     # Led by the games not yet over (few) rather than the player's seats (one per game ever).
     games = (
@@ -232,7 +232,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: HtmxHttpRequest) -> HttpResponse:
     """A new game: the site's game, or the one chosen above the form when the site has
     several (?game=, then posted with the form)."""
     engine = chosen_engine(request.POST if request.method == "POST" else request.GET)
@@ -275,7 +275,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 def _lobby_action(
-    request: HttpRequest, pk: int, run: Any, success: str | list[str]
+    request: HtmxHttpRequest, pk: int, run: Any, success: str | list[str]
 ) -> HttpResponse:
     """Run a lobby action; ``success`` is the message (or a list ``run`` fills in)."""
     game = _get_game_for_user(request, pk)
@@ -295,7 +295,7 @@ def _lobby_action(
 
 @login_required
 @require_POST
-def join(request: HttpRequest, pk: int) -> HttpResponse:
+def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     token = _posted_token(request) or None
     return _lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
@@ -304,7 +304,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, pk: int) -> HttpResponse:
+def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(
         request, pk, lambda g: lobby.leave(g, request.user), _("You left the game.")
     )
@@ -312,31 +312,31 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), _("Game cancelled."))
 
 
 @login_required
 @require_POST
-def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user), "")
 
 
 @login_required
 @require_POST
-def remove_seat(request: HttpRequest, pk: int, seat_id: int) -> HttpResponse:
+def remove_seat(request: HtmxHttpRequest, pk: int, seat_id: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.remove_seat(g, request.user, seat_id), "")
 
 
 @login_required
 @require_POST
-def start(request: HttpRequest, pk: int) -> HttpResponse:
+def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.start(g, request.user), "")
 
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, pk: int) -> HttpResponse:
+def invite(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = InviteForm(request.POST)
     confirmation: list[str] = []
 
@@ -366,8 +366,10 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                     request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
                 ),
             )
+            invitee = invitation.user
+            assert invitee is not None  # invited by display name: an account
             confirmation.append(
-                _("%(public_name)s is invited.") % {"public_name": invitation.user.public_name}
+                _("%(public_name)s is invited.") % {"public_name": invitee.public_name}
             )
 
     return _lobby_action(request, pk, run, confirmation)
@@ -379,7 +381,7 @@ def _invitee_key(invitee: Any) -> str:
 
 
 @require_GET
-def invite_link(request: HttpRequest, token: str) -> HttpResponse:
+def invite_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = Game.objects.filter(invite_token=token).first()
     if game is None:
         raise Http404(_("This invite link does not lead to a game."))
@@ -390,7 +392,7 @@ def invite_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _page(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     *,
     seats: list[Seat] | None = None,
@@ -405,7 +407,7 @@ def _page(
 
 
 @require_GET
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page, from the shared cache per game version and viewer (games.pagecache).
     The browser keeps it but asks every time (no-cache, ETag): Back must not show a stale
     position whose buttons the server then refuses (games.js also reloads a page restored from
@@ -450,7 +452,7 @@ def add_never_cache_headers_to(response: HttpResponse) -> HttpResponse:
 
 @never_cache
 @require_GET
-def game_log(request: HttpRequest, pk: int) -> HttpResponse:
+def game_log(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The whole log of a game, every turn from the first."""
     game = _get_game_for_user(request, pk)
     if game.is_open or game.status == Game.Status.CANCELLED:
@@ -459,7 +461,7 @@ def game_log(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def move(request: HttpRequest, pk: int) -> HttpResponse:
+def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One step of the acting player. The game is read once, locked, inside submit_move."""
     form = MoveForm(request.POST)
     try:
@@ -480,7 +482,7 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
+def undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     form = VersionForm(request.POST)
     try:
@@ -496,9 +498,10 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(game_url(undone.game))
 
 
+@sessionless  # the hot poll: no session, no user, no time zone
 @never_cache
 @require_GET
-def version(request: HttpRequest, pk: int) -> HttpResponse:
+def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The cheap poll (the most frequent request): answered from the shared cache (no database,
     no session) while the game is unchanged (games.versions). A private game answers only to
     those who may see its page: its page sends a token the poll checks without the session;
@@ -519,15 +522,12 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     return poll.answer(row, request.GET)
 
 
-version.skip_user_time_zone = True  # the hot poll: no session, no user, no time zone
-
-
 # --- clock: taking a seat back, absences ----------------------------------------------------
 
 
 @login_required
 @require_POST
-def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
+def reclaim(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot after repeated timeouts."""
     return _lobby_action(
         request,
@@ -538,8 +538,9 @@ def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
+def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Concede the game: a page that says what will happen, and a confirmation to tick."""
+    assert request.user.is_authenticated  # login_required
     game = _get_game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
     if seat is None:
@@ -568,8 +569,9 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def away(request: HttpRequest) -> HttpResponse:
+def away(request: HtmxHttpRequest) -> HttpResponse:
     """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
+    assert request.user.is_authenticated  # login_required
     form = AbsenceForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -580,7 +582,7 @@ def away(request: HttpRequest) -> HttpResponse:
                 form = AbsenceForm()
                 cancel = CancelAbsenceForm(request.POST)
                 if not cancel.is_valid():
-                    raise RequestRefused(cancel.errors["cancel"][0])
+                    raise RequestRefused(str(cancel.errors["cancel"][0]))
                 absences.end_absence(request.user, cancel.cleaned_data["cancel"])
                 messages.success(request, _("Absence cancelled."))
                 return redirect("games:away")

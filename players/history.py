@@ -183,7 +183,7 @@ def read_filters(params: Any, viewer: Any) -> tuple[HistoryFilters, dict[str, An
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else name
         text = _("The “%(label)s” filter was ignored: %(errors)s")
-        notes.append(text % {"label": label, "errors": " ".join(errors)})
+        notes.append(text % {"label": label, "errors": " ".join(str(e) for e in errors)})
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "", False)}
     if "player" in data:
         player = find_player(data["player"])
@@ -207,6 +207,7 @@ def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet:
     games by their results (user, finished_at), all games by the records (finished_at, or
     num_players and finished_at)."""
     anchor = filters.get("player") or (viewer if filters.get("mine") else None)
+    rows: QuerySet[Any]
     if anchor is None:
         rows = GameRecord.objects.filter(visible_to(viewer))
         prefix, order = "", ("-finished_at", "-pk")

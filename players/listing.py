@@ -17,7 +17,7 @@ from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext, pgettext
 
-from players.templatetags.players import player_link
+from players.links import player_link
 
 _SENTINEL = 987654321
 

@@ -134,7 +134,7 @@ def rating_points(user: Any) -> list[tuple[Any, int]]:
         .order_by("-finished_at")
         .values_list("finished_at", "rating_shown")[:CHART_GAMES]
     )
-    return list(reversed(rows))
+    return [(when, shown) for when, shown in reversed(list(rows)) if shown is not None]
 
 
 def games_in_progress(user: Any) -> list[Game]:

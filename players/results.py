@@ -81,18 +81,20 @@ def record_game_end(
     )
     results = []
     for seat in seats:
-        steps, bot_steps = activity["by_seat"].get(seat.number, (0, 0))
+        number = seat.number
+        assert number is not None  # the game was played: every seat has its number
+        steps, bot_steps = activity["by_seat"].get(number, (0, 0))
         person = not seat.is_bot and seat.user_id is not None
         results.append(
             SeatResult(
                 record=record,
                 user=seat.user if person else None,
-                seat=seat.number,
+                seat=number,
                 name=seat.name,
                 bot=seat.bot,
-                place=ranking[seat.number].place,
-                score=ranking[seat.number].score,
-                won=ranking[seat.number].winner,
+                place=ranking[number].place,
+                score=ranking[number].score,
+                won=ranking[number].winner,
                 steps=steps,
                 bot_steps=bot_steps,
                 abandoned=person
@@ -101,7 +103,7 @@ def record_game_end(
                 resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
-                details=details["seats"][seat.number],
+                details=details["seats"][number],
             )
         )
     record.rated = not imported and is_rated(results)
@@ -142,7 +144,8 @@ def is_rated(results: list[SeatResult]) -> bool:
 def apply_ratings(results: list[SeatResult]) -> None:
     """Rate the game: lock the players' rating rows (two games ending at once for one player
     must not lose an update), compute, store, and note each player's new rating on the result."""
-    user_ids = [r.user_id for r in results]
+    user_ids = [r.user_id for r in results if r.user_id is not None]
+    assert len(user_ids) == len(results)  # a rated game: people only (is_rated)
     Rating.objects.bulk_create(
         [
             Rating(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
@@ -153,8 +156,8 @@ def apply_ratings(results: list[SeatResult]) -> None:
     rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids)}
     before = [ratings.Skill(rows[u].mu, rows[u].sigma, rows[u].games) for u in user_ids]
     after = ratings.rate(before, [r.place for r in results])
-    for result, old, new in zip(results, before, after, strict=True):
-        row = rows[result.user_id]
+    for result, uid, old, new in zip(results, user_ids, before, after, strict=True):
+        row = rows[uid]
         row.mu, row.sigma, row.games, row.shown = new.mu, new.sigma, new.games, new.shown
         row.save(update_fields=["mu", "sigma", "games", "shown", "updated"])
         result.rating_mu, result.rating_sigma = new.mu, new.sigma

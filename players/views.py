@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from firenze_site.requests import HtmxHttpRequest
 from players import history as history_list
 from players import profiles
 from players.charts import line_chart
@@ -22,7 +23,7 @@ PROVISIONAL_SHOWN = 50
 
 
 @require_GET
-def history(request: HttpRequest) -> HttpResponse:
+def history(request: HtmxHttpRequest) -> HttpResponse:
     """Finished games, newest first, filtered by a bookmarkable query string; htmx requests
     get only the list, so the filters update it without reloading the page. Served at
     /games/history/ (games/urls.py mounts players/history_urls.py)."""
@@ -78,7 +79,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         for index, row in enumerate(rows):
             if index and row.shown != rows[index - 1].shown:
                 rank = page.start_index() + index
-            row.rank = rank
+            row.rank = rank  # type: ignore[attr-defined]  # the leaderboard's place
     provisional = ratings.filter(games__lt=PROVISIONAL_GAMES)
     context = {
         "page": page,

@@ -142,10 +142,10 @@ class NimEngine:
         return bool(state.d["taken"]) and state.d["winner"] is None
 
     def step(self, state: State) -> int:
-        return state.d["step"]
+        return int(state.d["step"])
 
     def turn_no(self, state: State) -> int:
-        return state.d["turn_no"]
+        return int(state.d["turn_no"])
 
     def player_view(self, state: State, seat: int | None) -> dict[str, Any]:
         d = state.d

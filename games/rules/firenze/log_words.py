@@ -145,7 +145,8 @@ def _value(name: str, text: str) -> str:
     if kind == "bricks":
         return _bricks(text)
     if kind == "ord":
-        return ordinal(int(re.match(r"\d+", text).group()))
+        digits = re.match(r"\d+", text)
+        return ordinal(int(digits.group())) if digits else text
     return text  # seats, cards (English by RULINGS §2), numbers, numerals
 
 

@@ -153,7 +153,7 @@ def _take_label(view: View, action: Action, names: list[str]) -> tuple[str, str]
 
 def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     me = view["acting_seat"]
-    seat = action.get("seat", me)
+    seat = int(action["seat"] if "seat" in action else me)  # noqa: SIM401 - typed
     tower = _tower_name(view, seat, action["tower"])
     if seat != me:
         tower = _("%(name)s's %(tower)s") % {"name": names[seat], "tower": tower}
@@ -238,10 +238,10 @@ def label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
 def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
     """The colour a button is about: a brick's, or that of the tower it builds on or picks."""
     if "color" in action:
-        return action["color"]
+        return str(action["color"])
     if "tower" in action:
         seat = action.get("seat", view["acting_seat"])
-        return view["players"][seat]["towers"][action["tower"]]["color"]
+        return str(view["players"][seat]["towers"][action["tower"]]["color"])
     return ""
 
 
@@ -536,11 +536,11 @@ def board_towers(
     colours: list[str],
     lit: Highlights,
     squares: dict[Any, Choice],
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The six commission towers, top level first, with seals, balconies and openness."""
     marks = seal_marks(names)
     following = view["board"]["balcony_next"]
-    towers = {c: [] for c in COLORS}
+    towers: dict[str, list[dict[str, Any]]] = {c: [] for c in COLORS}
     for square in view["board"]["commissions"]:
         towers[square["color"]].append(
             _storey(square, following, names, colours, marks, lit, squares)
@@ -624,7 +624,9 @@ def _storey(
     }
 
 
-def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[dict]:
+def _row(
+    view: dict[str, Any], lit: Highlights, found: dict[str, dict[Any, Choice]]
+) -> list[dict[str, Any]]:
     pending = view["pending"] or {}
     target = pending.get("slot") if pending.get("kind") in ("card_cost", "exchange_pay") else None
     if pending.get("kind") == "exchange_take":
@@ -658,7 +660,7 @@ def _players(
     names: list[str],
     colours: list[str],
     lit: Highlights,
-    found: dict[str, dict],
+    found: dict[str, dict[Any, Choice]],
     totals: list[int],
 ) -> list[dict[str, Any]]:
     acting = view["acting_seat"]

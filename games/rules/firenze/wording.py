@@ -37,12 +37,6 @@ def colour_name(key: str) -> str:
     return _named(COLOUR_NAMES, key)
 
 
-def _named(names: dict[str, Promise], key: str) -> str:
-    """The key's name in the active language (the key itself if the table lacks it)."""
-    name = names.get(key)
-    return str(name) if name is not None else key
-
-
 CARD_KINDS: dict[str, Promise] = {
     "building": pgettext_lazy("card kind", "building"),
     "celebration": pgettext_lazy("card kind", "celebration"),

@@ -57,7 +57,7 @@ def acting_seat(state: State) -> int | None:
 
 
 def is_over(state: State) -> bool:
-    return state._d["phase"] == "over"
+    return bool(state._d["phase"] == "over")
 
 
 def scores(state: State) -> list[int]:
@@ -77,7 +77,7 @@ def winners(state: State) -> list[int]:
 def can_undo(state: State) -> bool:
     """Whether the acting player may take back their last step (not past hidden information)."""
     d = state._d
-    return d["phase"] != "over" and d["turn"]["undo"] > 0
+    return bool(d["phase"] != "over" and d["turn"]["undo"] > 0)
 
 
 def log_tokens(state: State) -> list[str]:

@@ -87,7 +87,8 @@ class Church(Card):
 
 
 def _mine(s: S) -> dict[str, Any]:
-    return s["players"][s["seat"]]
+    mine: dict[str, Any] = s["players"][s["seat"]]
+    return mine
 
 
 def _others(s: S) -> list[dict[str, Any]]:
