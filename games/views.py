@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from firenze_site.requests import HtmxHttpRequest, sessionless
+from firenze_site.requests import HtmxHttpRequest, SignedInRequest, sessionless
 from games import absences, limits, lobby, lobbycache, page, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
@@ -178,13 +178,12 @@ def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_games(request: HtmxHttpRequest) -> HttpResponse:
+def my_games(request: SignedInRequest) -> HttpResponse:
     """The player's games: every game being formed or played in full, the last few finished
     ones (the history has the rest: {% finished_games %} draws them from the players app's
     records), and public games to watch. A fixed number of queries however many games the
     player has finished; no game's state is loaded."""
     me = request.user
-    assert me.is_authenticated  # login_required
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
     # Led by the games not yet over (few) rather than the player's seats (one per game ever).
     games = (
@@ -538,9 +537,8 @@ def reclaim(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+def resign(request: SignedInRequest, pk: int) -> HttpResponse:
     """Concede the game: a page that says what will happen, and a confirmation to tick."""
-    assert request.user.is_authenticated  # login_required
     game = _get_game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
     if seat is None:
@@ -569,9 +567,8 @@ def resign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def away(request: HtmxHttpRequest) -> HttpResponse:
+def away(request: SignedInRequest) -> HttpResponse:
     """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
-    assert request.user.is_authenticated  # login_required
     form = AbsenceForm(request.POST or None)
     status = 200
     if request.method == "POST":

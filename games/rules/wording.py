@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import get_language, pgettext
 
 
-def in_sentence(label: str) -> str:
+def in_sentence(label: object) -> str:
     """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
     as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
     return str(label).lower() if get_language() in (None, "en") else str(label)
