@@ -112,12 +112,12 @@ def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAl
 
 
 def _digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAlternatives:
-    by_game: dict[int, list[Notification]] = {}
+    by_game: dict[int | None, list[Notification]] = {}
     for notification in notifications:
         by_game.setdefault(notification.game_id, []).append(notification)
     entries = []
     for rows in by_game.values():
-        game = rows[0].game
+        game = _game(rows[0])
         context = game_context(user, game)
         since = min(row.context.get("since", 0) for row in rows)
         upto = max(row.context.get("upto", 0) for row in rows)
@@ -231,16 +231,24 @@ def table_talk(game: Game, user: Any, since_move: int) -> dict[str, Any]:
     return {"chat": chat, "chat_earlier": earlier, "chat_muted": muted}
 
 
+def _game(notification: Notification) -> Game:
+    """The game a notification about a game is about (every kind but webhook_off)."""
+    game = notification.game
+    assert game is not None, notification.kind
+    return game
+
+
 def _your_turn(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    game = _game(notification)
     since = notification.context.get("since", 0)
     upto = notification.context.get("upto", 0)
-    lines, earlier = moves_since(notification.game, since, upto, context["names"])
+    lines, earlier = moves_since(game, since, upto, context["names"])
     return {
         "lines": lines,
         "earlier": earlier,
         "first": upto == 0,
-        "login_url": links.login_url(notification.user, notification.game),
-        **table_talk(notification.game, notification.user, since),
+        "login_url": links.login_url(notification.user, game),
+        **table_talk(game, notification.user, since),
     }
 
 
@@ -253,13 +261,13 @@ def _reminder(notification: Notification, context: dict[str, Any]) -> dict[str, 
 
 
 def _invited(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     by = notification.context.get("by") or (game.creator.public_name if game.creator else "")
     return {"by": by, "num_players": game.num_players, "seated": len(context["players"])}
 
 
 def _game_started(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     # The start player (public, in the stored state): by the time this is sent they may have
     # moved already.
     first = game.first_seat()
@@ -279,7 +287,7 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 
 
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     seats = list(game.seats.select_related("user"))
     ranking = standings(game.load_state(), seats, game.engine)
     mine = context["my_seat"]
@@ -316,7 +324,7 @@ def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str
 def _new_messages(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     from chat.services import unread_messages
 
-    messages = unread_messages(notification.game, notification.user)
+    messages = unread_messages(_game(notification), notification.user)
     earlier = max(0, len(messages) - MAX_CHAT)
     return {
         "chat": [{"name": m.author_name, "text": m.text} for m in messages[earlier:]],

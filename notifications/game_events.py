@@ -8,10 +8,12 @@ a task never makes a second row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from games import events
 from games.models import Game, Seat
@@ -73,13 +75,14 @@ def timed_out(sender: Any, *, game: Game, seat: Seat, step: int, **kw: Any) -> N
 
 
 def reminder_due(sender: Any, *, game: Game, seat: Seat, number: int, **kw: Any) -> None:
+    assert game.turn_started_at is not None and game.deadline is not None  # a running clock
     started = int(game.turn_started_at.timestamp())
     context = {"deadline": game.deadline.isoformat()}
     key = f"reminder:{game.pk}:{started}:{number}"
     outbox.notify(seat.user, "reminder", game=game, key=key, context=context)
 
 
-RECEIVERS = {
+RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.turn_passed: turn_passed,
     events.game_started: game_started,
     events.game_over: game_over,

@@ -8,6 +8,7 @@ deadlines, final scores, and chat messages the table already sees.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,7 +159,7 @@ def _new_messages(notification, context, name):
     return _("New messages in %(game)s") % words, text % words
 
 
-BUILDERS = {
+BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
     Kind.TIMED_OUT: _timed_out,
