@@ -11,7 +11,7 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup run test bench lint format messages
+.PHONY: setup packages run test bench lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
@@ -38,13 +38,16 @@ DEPLOY_ENV := DEBUG=false ALLOWED_HOSTS=firenze.example.org \
 	CACHE_URL=redis://cache.example.org:6379/1 CELERY_BROKER_URL=redis://cache.example.org:6379/0 \
 	CSRF_TRUSTED_ORIGINS=https://firenze.example.org TRUSTED_PROXY_COUNT=1
 
-test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
+test: setup packages ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
 	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/pytest tests -m "not postgres"
 	scripts/postgres.sh start
 	DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/pytest tests -m postgres; \
 		status=$$?; scripts/postgres.sh stop; exit $$status
+
+packages: ## Install the Debian packages the tests need, if any is missing (root, or sudo -n)
+	@scripts/system_packages.sh
 
 bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite and PostgreSQL)
 	scripts/postgres.sh start

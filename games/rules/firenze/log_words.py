@@ -4,8 +4,8 @@ The engine writes each public log line as one English sentence with seat tokens 
 stores it with the move (games.models.Move.log), so a log read years later must still be worded
 from that stored text. Each sentence below is a template whose pieces have a type (a seat, a
 card, a colour, a set of bricks, a number, a position in the row): the line is matched against
-the templates, its pieces are worded in the active language (card names stay English, RULINGS.md
-§2) and the translated template (locale/de) puts them together. English lines are left as they
+the templates, its pieces are worded in the active language (card names stay English,
+docs/rules.md §2.3) and the translated template (locale/de) puts them together. English lines are left as they
 are, and a line no template knows is shown as the engine wrote it.
 """
 
@@ -147,7 +147,7 @@ def _value(name: str, text: str) -> str:
     if kind == "ord":
         digits = re.match(r"\d+", text)
         return ordinal(int(digits.group())) if digits else text
-    return text  # seats, cards (English by RULINGS §2), numbers, numerals
+    return text  # seats, cards (English: docs/rules.md §2.3), numbers, numerals
 
 
 def _word(template: str, match: re.Match[str]) -> str:

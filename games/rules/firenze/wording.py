@@ -2,7 +2,7 @@
 
 The engine speaks in keys ("purple", "building"); these are the words players read. The German
 words live in locale/de/LC_MESSAGES/django.po, chosen once here and used everywhere. Card names
-are not here: RULINGS.md §2 keeps them in English in every language of the interface.
+are not here: docs/rules.md §2.3 keeps them in English in every language of the interface.
 """
 
 from __future__ import annotations
