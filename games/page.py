@@ -35,6 +35,7 @@ from games.rules import protocol, registry
 from games.rules.wording import in_sentence
 
 LOG_CACHE_SECONDS = 3600
+PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, around the engine's parts
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,18 @@ class Viewer:
         if self.request is not None:
             return self.request.build_absolute_uri(path)
         return settings.SITE_URL.rstrip("/") + path
+
+
+def look_context(engine: protocol.Presentation) -> dict[str, Any]:
+    """What the game page (and the replay) take from the engine's look: its parts and how its
+    scores are counted."""
+    look = engine.look
+    return {
+        "page_parts": look.page_parts,
+        "score_template": look.score_template,
+        "score_unit": look.score_unit,
+        "score_name": look.score_name,
+    }
 
 
 def site_title(title: str) -> str:
@@ -103,7 +116,7 @@ def render(
         template = "games/forming.html"
     else:
         context.update(_play_context(viewer, game, seats, whole_log))
-        template = template or protocol.PAGE_TEMPLATE
+        template = template or PAGE_TEMPLATE
     context.update(extra or {})
     if partial:
         template = f"{template}#{partial}"
@@ -113,7 +126,7 @@ def render(
 def render_chat(viewer: Viewer, game: Game, seats: list[Seat], csrf_token: str) -> str:
     """The table talk of a game page, drawn fresh for each request (games.pagecache)."""
     context = {"user": viewer.user, "game": game, "seats": seats, "csrf_token": csrf_token}
-    return render_to_string(f"{protocol.PAGE_TEMPLATE}#chat", context)
+    return render_to_string(f"{PAGE_TEMPLATE}#chat", context)
 
 
 def _common_context(
@@ -146,7 +159,7 @@ def _forming_context(viewer: Viewer, game: Game, seats: list[Seat]) -> dict[str,
     invitations = list(game.invitations.select_related("user")) if game.is_open else []
     free_seats = max(0, game.num_players - len(seats)) if game.is_open else 0
     return {
-        **protocol.page_names(game.engine),
+        **look_context(game.engine),
         "is_creator": is_creator,
         "free_seats": free_seats,
         "open_seat_slots": range(free_seats),
@@ -198,7 +211,7 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         colours=colours,
         moves=moves,
     )
-    context: dict[str, Any] = {**protocol.page_names(engine), **engine.page_context(seen)}
+    context: dict[str, Any] = {**look_context(engine), **engine.page_context(seen)}
     context["whole_log"] = whole_log
     if log_html is None:
         ended_early = game.ended_by_resignation

@@ -16,7 +16,6 @@ from django.utils.translation import gettext
 
 from games import page
 from games.models import Game, Move, Seat
-from games.rules import protocol
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first
@@ -91,9 +90,9 @@ def build(game: Game, params: Any) -> Replay:
     context.update(engine.replay_context(state, names))
     context["log"] = log
     context["rules_url"] = page.rules_url(engine)
-    context.update(protocol.page_names(engine))
-    context["board_template"] = f"{protocol.PAGE_TEMPLATE}#board"
-    context["players_template"] = f"{protocol.PAGE_TEMPLATE}#players"
+    context.update(page.look_context(engine))
+    context["board_template"] = f"{page.PAGE_TEMPLATE}#board"
+    context["players_template"] = f"{page.PAGE_TEMPLATE}#players"
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

@@ -28,8 +28,6 @@ State = Any
 Action = dict[str, Any]
 Bot = Callable[[State, random.Random], Action]
 
-PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts
-
 
 class Rules(Protocol):
     """The game itself, pure: every method takes a state (or nothing) and returns a value."""
@@ -195,14 +193,3 @@ def facet_text(values: Mapping[str, str]) -> str:
 def facet_token(key: str, value: str) -> str:
     """What a record's facet text contains when that facet has that value."""
     return f";{key}={value};"
-
-
-def page_names(engine: Presentation) -> dict[str, Any]:
-    """What the platform's game page and replay take from the engine's look."""
-    look = engine.look
-    return {
-        "page_parts": look.page_parts,
-        "score_template": look.score_template,
-        "score_unit": look.score_unit,
-        "score_name": look.score_name,
-    }

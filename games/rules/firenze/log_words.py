@@ -5,8 +5,8 @@ stores it with the move (games.models.Move.log), so a log read years later must 
 from that stored text. Each sentence below is a template whose pieces have a type (a seat, a
 card, a colour, a set of bricks, a number, a position in the row): the line is matched against
 the templates, its pieces are worded in the active language (card names stay English,
-docs/rules.md §2.3) and the translated template (locale/de) puts them together. English lines are left as they
-are, and a line no template knows is shown as the engine wrote it.
+docs/rules.md §2.3) and the translated template (locale/de) puts them together. English lines
+are left as they are, and a line no template knows is shown as the engine wrote it.
 """
 
 from __future__ import annotations
