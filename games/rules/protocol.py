@@ -84,7 +84,7 @@ class Look:
     title: str  # the game's name ("Firenze"): "Your turn in Firenze", the create form's choice
     tagline: StrOrPromise  # the game in one line (every page's footer)
     pitch: StrOrPromise  # the game in a sentence for a newcomer (the home page)
-    score_unit: StrOrPromise  # what a score is counted in, short ("PP")
+    score_unit: StrOrPromise  # what a score is counted in, short ("points")
     score_name: StrOrPromise  # the same in full
     seat_colours: Sequence[str]  # one per seat, distinct from anything drawn on the board
     bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
