@@ -109,15 +109,16 @@ def render(
     extra: dict[str, Any] | None = None,
 ) -> str:
     """The game page (or its ``partial``) as ``viewer`` sees it. ``seats``: the game's seats
-    with their players and absences (Game.seats_for_page)."""
+    with their players and absences (Game.seats_for_page). A game still forming (or cancelled)
+    has one page, without parts."""
     context = _common_context(viewer, game, seats, error)
-    if game.is_open or game.status == Game.Status.CANCELLED:
+    if game.is_open or game.status == Game.Status.CANCELLED:  # the whole page, no parts
         context.update(_forming_context(viewer, game, seats))
-        template = "games/forming.html"
-    else:
-        context.update(_play_context(viewer, game, seats, whole_log))
-        template = template or PAGE_TEMPLATE
+        context.update(extra or {})
+        return render_to_string("games/forming.html", context, request=viewer.request)
+    context.update(_play_context(viewer, game, seats, whole_log))
     context.update(extra or {})
+    template = template or PAGE_TEMPLATE
     if partial:
         template = f"{template}#{partial}"
     return render_to_string(template, context, request=viewer.request)
