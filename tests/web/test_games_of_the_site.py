@@ -60,9 +60,10 @@ def test_it_offers_the_choice_of_game_when_the_site_has_several(nim_beside_firen
     game = Game.objects.get(name="Pebbles")
     assert (game.engine_name, game.options) == ("nim", {"stones": 8})
     # An unknown game in the address is the site's default one, not an error.
-    assert 'name="campanile"' in browser.get(
-        reverse("games:create"), {"game": "chess"}
-    ).content.decode()
+    assert (
+        'name="campanile"'
+        in browser.get(reverse("games:create"), {"game": "chess"}).content.decode()
+    )
 
 
 def test_it_offers_no_choice_when_the_site_has_one_game(anna):
