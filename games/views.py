@@ -263,6 +263,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 engine_name=form.engine.name,
                 time_limit=timedelta(seconds=int(data["time_limit"])),
+                time_control=form.time_control(),
                 is_public=data["is_public"],
                 auto_start=data["auto_start"],
             )
@@ -531,7 +532,11 @@ def _render_game(
         )
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
-    context["standings"] = standings(state, seats, game.engine) if game.is_finished else None
+    context["standings"] = (
+        standings(state, seats, game.engine, abandoned=game.ended_abandoned)
+        if game.is_finished
+        else None
+    )
     if context["standings"] and context["final"]:  # a resigned seat never wins
         won = {row.seat for row in context["standings"] if row.winner}
         for number, entry in enumerate(context["final"]):

@@ -23,10 +23,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from firenze_site.language import language_of_user
-from games.models import Game, Move, Seat, time_limit_label
+from games.models import Game, Move, Seat, abandoned_after, time_limit_label
 from games.results import standings
 from games.wording import in_sentence
 from notifications import links, preferences
@@ -279,7 +279,7 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     game = notification.game
     seats = list(game.seats.select_related("user"))
-    ranking = standings(game.load_state(), seats, game.engine)
+    ranking = standings(game.load_state(), seats, game.engine, abandoned=game.ended_abandoned)
     mine = context["my_seat"]
     results = [
         {
@@ -288,6 +288,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
             "place": row.place_label,
             "winner": row.winner,
             "resigned": row.resigned,
+            "absent": row.absent,
             "you": row.seat == mine,
         }
         for row in ranking
@@ -303,8 +304,15 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
         "you_won": mine in won,
         "tie": len(won) > 1,
         "ended_by_resignation": game.ended_by_resignation,
+        "ended_abandoned": game.ended_abandoned,
+        "abandoned_after": _days(abandoned_after()),
         "resigned": join_names(resigned),
     }
+
+
+def _days(value: Any) -> str:
+    days = max(1, round(value.total_seconds() / 86400))
+    return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
 
 
 def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:

@@ -141,6 +141,18 @@ class Engine(Protocol):
     def rules_context(self) -> dict[str, Any]: ...
 
 
+def progress(engine: Engine, state: State) -> float | None:
+    """The share of the game played, 0 to 1, if the engine can tell (an optional method,
+    ``progress(state)``): the clock's expected end reads it. None if it cannot."""
+    method = getattr(engine, "progress", None)
+    if method is None:
+        return None
+    if engine.is_over(state):
+        return 1.0
+    value = method(state)
+    return None if value is None else min(1.0, max(0.0, float(value)))
+
+
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts
 
 

@@ -71,6 +71,9 @@ class FirenzeEngine:
     def is_over(self, state: rules.State) -> bool:
         return rules.is_over(state)
 
+    def progress(self, state: rules.State) -> float:
+        return rules.progress(state)
+
     def scores(self, state: rules.State) -> list[int]:
         return rules.scores(state)
 
