@@ -187,6 +187,9 @@ def plan_turn(
 ) -> TurnPlan:
     """The deadline of a turn given `allotted` clock time from `start`, where the clock rests
     during the player's absences and on their days off (in their own time zone)."""
+    # In UTC: Python adds to an aware time as on the wall clock, an hour off across a change.
+    start = start.astimezone(UTC)
+    absences = [(a.astimezone(UTC), b.astimezone(UTC)) for a, b in absences]
     days_off = tuple(days_off)
     running_days = WEEK_DAYS - len(set(days_off))
     ahead = [(a, b) for a, b in absences if b > start]

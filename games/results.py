@@ -2,7 +2,8 @@
 
 Most points win and equal totals share a place (1st, 2nd, 2nd, 4th), as the rules say a tie
 gives several winners. A game ended because every person left it to the bot for a week
-(games.timeouts.end_abandoned) ranks those absent players below the bots, by their points. A player who resigned is ranked below everyone who did not, whatever
+(games.timeouts.end_abandoned) ranks those absent players below the bots, by their points.
+A player who resigned is ranked below everyone who did not, whatever
 the bot playing their seat scored afterwards: conceding is a loss. A game a resignation ended
 early is ranked by the points in play at that moment (there was no final scoring).
 
