@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 import zoneinfo
+from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from typing import Any, NamedTuple
 
@@ -57,6 +58,25 @@ def player_zone(name: str | None) -> tzinfo:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             pass
     return timezone.get_default_timezone()
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """What one seat's clock shows (Game.seat_clocks): the clock time it has left, the bank
+    between turns or the turn's time while it plays, and whether that runs now."""
+
+    seat: int
+    left: timedelta
+    running: bool  # this seat is to act and its clock is not resting
+    acting: bool
+    is_bank: bool
+    deadline: datetime | None = None  # when the time left runs out (the acting seat)
+    paused_until: datetime | None = None  # the end of the day off or absence it rests in
+
+    @property
+    def low(self) -> bool:
+        """Less than a fifth of a day left while it runs: shown in warning colours."""
+        return self.acting and self.left < timedelta(hours=5)
 
 
 class ActingSeat(NamedTuple):
@@ -405,6 +425,51 @@ class Game(models.Model):
             return bool(people) and all(s.autopilot for s in people)
         people = self.seats.filter(user__isnull=False, bot="")
         return people.exists() and not people.filter(autopilot=False).exists()
+
+    # --- what the clock shows (pages, My games, the inbox, the API) ------------------------------
+
+    def seat_clocks(self, seats: list[Seat], now: datetime | None = None) -> dict[int, SeatClock]:
+        """Each seat's clock by seat number, without a query (the seats as the page read
+        them): the acting seat's time left for this turn (counted without its pauses), and in a
+        time bank game every other person's bank. Seats a bot plays have none; nor has a game
+        that is not in progress, or one waiting with every seat on autopilot."""
+        if not self.is_active or self.is_halted:
+            return {}
+        now = now or timezone.now()
+        control = self.time_control
+        plan = self.current_plan()
+        clocks = {}
+        for seat in seats:
+            if seat.number is None or seat.bot_plays:
+                continue
+            if seat.number == self.acting_seat and plan is not None:
+                paused = plan.paused_until(now)
+                clocks[seat.number] = SeatClock(
+                    seat.number,
+                    plan.left(now),
+                    running=paused is None,
+                    acting=True,
+                    is_bank=control.is_bank,
+                    deadline=plan.deadline,
+                    paused_until=paused,
+                )
+            elif control.is_bank:
+                left = control.allotment(seat.bank)
+                clocks[seat.number] = SeatClock(seat.number, left, False, False, True)
+        return clocks
+
+    def time_left(self, seat: Seat, now: datetime | None = None) -> SeatClock | None:
+        """One seat's clock (see seat_clocks), or None when it shows nothing."""
+        return self.seat_clocks([seat], now).get(seat.number) if seat.number is not None else None
+
+    def expected_end(self, now: datetime | None = None) -> datetime | None:
+        """When the game should end at the pace of its moves so far (the engine's progress
+        over the time since play began); None while that cannot be told."""
+        if not self.is_active or self.started_at is None:
+            return None
+        now = now or timezone.now()
+        left = clock.expected_end(self.started_at, now, self.progress)
+        return None if left is None else now + left
 
     # --- time control -------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ BANK = "bank"
 MODES = (PER_TURN, BANK)
 WEEKEND = (5, 6)  # Saturday and Sunday
 
+MINUTE = timedelta(minutes=1)
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 # Bounds of any stored or imported value (the create form offers fewer, see games.forms).
@@ -144,7 +145,7 @@ def weekday_name(day: int) -> str:
 
 
 def duration_words(value: timedelta) -> str:
-    """A setting's duration as people say it: "12 hours", "1 day", "5 days", "1 day 6 hours"."""
+    """A duration as people say it: "12 hours", "1 day", "5 days", "1 day, 6 hours"."""
     seconds = max(0, _seconds(value))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
@@ -156,7 +157,37 @@ def duration_words(value: timedelta) -> str:
         parts.append(ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours})
     if minutes and not days:
         parts.append(ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes})
-    return " ".join(parts) or gettext("no time")
+    # As Django's timeuntil: a number kept with its unit, the units apart ("2 days, 3 hours").
+    return ", ".join(part.replace(" ", "\xa0") for part in parts) or gettext("no time")
+
+
+def clock_words(left: timedelta | None) -> str:
+    """Clock time left in two units at most: "2 days, 3 hours", "5 hours, 10 minutes"."""
+    if left is None:
+        return ""
+    if left < MINUTE:
+        return gettext("less than a minute") if left > timedelta(0) else gettext("no time")
+    whole = timedelta(seconds=int(left.total_seconds()) // 60 * 60)
+    if whole >= DAY:
+        whole = timedelta(hours=int(whole.total_seconds()) // 3600)
+    return duration_words(whole)
+
+
+def pace_words(left: timedelta | None) -> str:
+    """How long a game still runs, roughly: "about 4 days left", "about 3 weeks left"."""
+    if left is None:
+        return ""
+    days = left / DAY
+    if days < 1:
+        return gettext("less than a day left")
+    if days < 14:
+        n = round(days)
+        return ngettext("about %(n)s day left", "about %(n)s days left", n) % {"n": n}
+    if days < 63:
+        n = round(days / 7)
+        return ngettext("about %(n)s week left", "about %(n)s weeks left", n) % {"n": n}
+    n = round(days / 30.4)
+    return ngettext("about %(n)s month left", "about %(n)s months left", n) % {"n": n}
 
 
 def _seconds(value: timedelta) -> int:

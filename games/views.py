@@ -215,6 +215,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
         game.opponents = [s for s in game.seats.all() if s is not mine]
         game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
+        game.mine = mine
         if game.is_open and game.creator_id == me.pk and len(game.seats.all()) >= game.num_players:
             to_start.append(game)  # full, created without auto-start: only its creator starts it
         elif game.is_open:
@@ -542,7 +543,10 @@ def _render_game(
         for number, entry in enumerate(context["final"]):
             entry["winner"] = number in won
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
+    clocks = game.seat_clocks(seats)  # everyone's time left (bank or turn): games.models
+    context["acting_clock"] = clocks.get(game.acting_seat) if game.acting_seat is not None else None
     for player, seat in zip(context["players"], seats, strict=True):
+        player["clock"] = clocks.get(seat.number)
         player["away_until"] = _last_day(seat.away_until)
         player["resigned"] = seat.has_resigned
         player["bot_plays"] = seat.bot_plays

@@ -124,7 +124,9 @@ def test_it_falls_reminders_at_shares_of_the_bank_left_when_the_turn_began():
     assert first == local(BERLIN, 2026, 6, 6)  # the first hour ends at the weekend's start
     second = clock.next_reminder(start, plan.allotted, plan.deadline, plan.pauses, after=first)
     assert second == local(BERLIN, 2026, 6, 8, 0, 48)
-    assert clock.next_reminder(start, plan.allotted, plan.deadline, plan.pauses, after=second) is None
+    assert (
+        clock.next_reminder(start, plan.allotted, plan.deadline, plan.pauses, after=second) is None
+    )
 
 
 def test_it_keeps_a_turn_plan_through_storage():
