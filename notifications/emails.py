@@ -194,6 +194,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
         "my_seat": mine.number if mine is not None else None,
         "deadline": game.deadline if game.is_active else None,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
     }
 
 
@@ -369,6 +370,7 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
         "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
         "players": seat_names(list(game.seats.select_related("user"))),
         "address": invitation.email,
     }
