@@ -12,6 +12,7 @@ whole sweep and its queries alone, the median of a few runs each, and the query 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import statistics
@@ -32,9 +33,9 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.utils import timezone  # noqa: E402
 
 from firenze_site.celery import app  # noqa: E402
-from games.timeouts import due_games, stalled_bot_games  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.tasks import sweep_deadlines  # noqa: E402
+from games.timeouts import due_games, stalled_bot_games  # noqa: E402
 
 DUE = 1_000
 SIZES = (10_000, int(os.environ.get("BENCH_SWEEP_GAMES", "1000000")))
@@ -68,8 +69,10 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
             return f"datetime(%s, '+' || ({minutes} + i %% 300) || ' minutes')"
 
     # Every other game a time bank (5 days, +1 a turn, weekends off) whose turn has a plan.
-    bank_clock = '{"mode": "bank", "bank": 432000, "bonus": 86400, "cap": 432000, "days_off": [5, 6]}'
-    plan = '{"seat": 0, "allotted": 432000, "pauses": []}'
+    bank_clock = (
+        '{"mode": "bank", "bank": 432000, "bonus": 86400, "cap": 432000, "days_off": [5, 6]}'
+    )
+    plan = json.dumps({"seat": 0, "allotted": 432000, "pauses": []})
     json_type = "::jsonb" if connection.vendor == "postgresql" else ""
     clock = f"CASE WHEN i %% 2 = 0 THEN '{bank_clock}'{json_type} ELSE '{{}}'{json_type} END"
     turn_plan = f"CASE WHEN i %% 2 = 0 THEN '{plan}'{json_type} ELSE NULL END"

@@ -303,7 +303,7 @@ def reclaim_seat(game: Game, user: Any) -> None:
             raise Conflict(_("The bot is not playing for you: your seat is already yours."))
         if updated and game.is_active:
             # A game that waited with every seat on autopilot plays on from now.
-            resume = game.is_halted or game.turn_started_at is None
-            game.schedule_turn(timezone.now() if resume else game.turn_started_at)
+            started = game.turn_started_at
+            game.schedule_turn(timezone.now() if game.is_halted or started is None else started)
             game.save_clock()
     queue_bots(game)

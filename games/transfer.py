@@ -1,7 +1,8 @@
 """Finished games as portable JSON records: export, and import through the engine.
 
 A record is what the game is (as on Terra Mystica's site): the engine and rules version, the
-options, time control (games.timecontrol, as a dict) and seed, the seats and the ordered moves; the final scores come along as a check. An
+options, time control (games.timecontrol, as a dict) and seed, the seats and the ordered moves;
+the final scores come along as a check. An
 import replays every move through the engine and stores the game only if every move is legal
 and the scores come out the same; anything else is refused with a message and nothing stored.
 """
