@@ -393,3 +393,16 @@ def test_the_reminder_states_the_deadline_in_the_recipients_time_zone(
     india = game.deadline.astimezone(ZoneInfo("Asia/Kolkata"))
     assert f"{india:%H:%M} IST" in email.body
     assert datetime.now(UTC) < game.deadline
+
+
+@pytest.mark.postgres
+def test_the_clock_reads_its_plan_and_ends_abandoned_games_on_postgresql(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    """The page's key reads the plan as PostgreSQL answers it (jsonb, interval), and the
+    sweep ends a halted game there too."""
+    test_the_cached_page_follows_the_clock(anna, ben)
+    Game.objects.all().delete()
+    test_it_ends_an_abandoned_game_after_a_week_absent_players_last(
+        anna, ben, django_capture_on_commit_callbacks
+    )
