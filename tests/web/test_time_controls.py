@@ -405,3 +405,17 @@ def test_the_clock_reads_its_plan_and_ends_abandoned_games_on_postgresql(
     test_it_ends_an_abandoned_game_after_a_week_absent_players_last(
         anna, ben, django_capture_on_commit_callbacks
     )
+
+
+def test_a_new_time_zone_moves_the_days_off_of_the_running_turn(anna, ben):
+    game = timed_game(anna, ben, control=TimeControl(per_turn=DAY, days_off=(5, 6)))
+    player = acting(game).user
+    game = started_at(game, datetime(2026, 6, 5, 12, tzinfo=UTC))  # Friday noon, UTC
+    assert game.deadline == datetime(2026, 6, 8, 12, tzinfo=UTC)
+    browser = signed_in(player)
+    browser.post(reverse("accounts:profile"), {"form": "time_zone", "time_zone": "Asia/Tokyo"})
+    game.refresh_from_db()
+    # In Tokyo the weekend began at 15:00 UTC on Friday: 3 hours played, 21 on Monday.
+    assert game.deadline.astimezone(ZoneInfo("Asia/Tokyo")) == datetime(
+        2026, 6, 8, 21, tzinfo=ZoneInfo("Asia/Tokyo")
+    )
