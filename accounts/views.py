@@ -28,6 +28,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import limits
+from games.absences import reschedule_games_of
 from games.errors import GameError
 
 from . import personal_data
@@ -69,7 +70,9 @@ def profile(request):
         time_zone_form = TimeZoneForm(request.POST, instance=user)
         if time_zone_form.is_valid():
             time_zone_form.save(commit=False)
-            user.save(update_fields=["time_zone"])
+            with transaction.atomic():
+                user.save(update_fields=["time_zone"])
+                reschedule_games_of(user)  # days off begin at the new zone's midnight
             messages.success(request, _("Your time zone is saved."))
             return redirect("accounts:profile")
         form = DisplayNameForm(user=user)

@@ -22,6 +22,7 @@ from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import TIME_LIMITS, Game, Invitation, Seat
 from games.play import queue_bots
 from games.rules import registry
+from games.timecontrol import TimeControl
 
 ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
 
@@ -36,26 +37,35 @@ def create_game(
     name: str = "",
     auto_start: bool = True,
     engine_name: str = "",
+    time_control: TimeControl | None = None,
 ) -> Game:
+    """A new game with its creator seated. ``time_control`` (games.timecontrol) sets the
+    clock; without one the game has ``time_limit`` per turn."""
     engine = registry.get(engine_name) if engine_name else registry.default()
     try:  # validates count and options; stored with every default filled in
         options = engine.normalise_options(num_players, options)
     except ValueError as exc:
         raise RequestRefused(str(exc)) from None
-    if time_limit not in ALLOWED_LIMITS:
+    control = time_control or TimeControl(per_turn=time_limit)
+    if not control.is_bank and control.per_turn not in ALLOWED_LIMITS:
         raise RequestRefused(_("Choose one of the offered time limits."))
+    try:
+        control.check()
+    except ValueError:
+        raise RequestRefused(_("Choose one of the offered time limits.")) from None
     with transaction.atomic():
-        game = Game.objects.create(
+        game = Game(
             creator=creator,
             engine_name=engine.name,
             rules_version=engine.rules_version,
             name=name,
             num_players=num_players,
             options=options,
-            time_limit=time_limit,
             is_public=is_public,
             auto_start=auto_start,
         )
+        game.set_time_control(control)
+        game.save()
         Seat.objects.create(game=game, user=creator)
     return game
 
@@ -292,5 +302,8 @@ def reclaim_seat(game: Game, user: Any) -> None:
         if not updated:
             raise Conflict(_("The bot is not playing for you: your seat is already yours."))
         if updated and game.is_active:
-            game.schedule_turn(game.turn_started_at or timezone.now())
+            # A game that waited with every seat on autopilot plays on from now.
+            started = game.turn_started_at
+            game.schedule_turn(timezone.now() if game.is_halted or started is None else started)
             game.save_clock()
+    queue_bots(game)

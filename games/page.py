@@ -229,13 +229,20 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         )
         cache.set(log_key, log_html, LOG_CACHE_SECONDS)
     context["log_html"] = log_html
-    context["standings"] = standings(state, seats, engine) if game.is_finished else None
+    context["standings"] = (
+        standings(state, seats, engine, abandoned=game.ended_abandoned)
+        if game.is_finished
+        else None
+    )
     if context["standings"] and context["final"]:  # a resigned seat never wins
         won = {row.seat for row in context["standings"] if row.winner}
         for number, entry in enumerate(context["final"]):
             entry["winner"] = number in won
     context["resigned_names"] = [s.name for s in seats if s.has_resigned]
+    clocks = game.seat_clocks(seats)  # everyone's time left (bank or turn): games.models
+    context["acting_clock"] = clocks.get(game.acting_seat) if game.acting_seat is not None else None
     for player, seat in zip(context["players"], seats, strict=True):
+        player["clock"] = clocks.get(seat.number) if seat.number is not None else None
         player["away_until"] = _last_day(_away_until(seat))
         player["resigned"] = seat.has_resigned
         player["bot_plays"] = seat.bot_plays

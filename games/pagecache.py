@@ -21,8 +21,9 @@ page itself is drawn by games.page, for a request or, here, for a player without
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,9 +40,10 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_datetime
 
-from games import page
+from games import clock, page
 from games.models import Absence, Game, Seat
 from games.templatetags.times import left
+from games.timecontrol import clock_words, pace_words
 
 TTL_SECONDS = 3600
 # Unguessable, so table talk cannot smuggle one in to be replaced by a token.
@@ -63,6 +65,10 @@ class Head:
     is_public: bool
     invite_token: str
     deadline: datetime | None
+    turn_started_at: datetime | None
+    turn_plan: Any  # JSON (text on SQLite)
+    started_at: datetime | None
+    progress: float | None
     seats: list[tuple]  # (id, number, user id, ..., display name, away until)
     seat_of_user: dict[int, int | None]
 
@@ -79,6 +85,24 @@ class Head:
         if posted_token and constant_time_compare(posted_token, self.invite_token):
             return True
         return viewer.signed_in and viewer.user.pk in self.seat_of_user
+
+    def clock_words(self) -> tuple[str, bool, str]:
+        """What the page's clock says now, as drawn (games.templatetags.clocks): the acting
+        seat's time left, whether it rests, and the expected end. A page whose clock says
+        something else is drawn anew."""
+        now = timezone.now()
+        left, resting = "", False
+        if self.deadline is not None and self.turn_started_at is not None and self.turn_plan:
+            data = self.turn_plan
+            with suppress(ValueError, KeyError, TypeError):
+                data = json.loads(data) if isinstance(data, str) else data
+                plan = clock.TurnPlan.from_dict(data, self.turn_started_at, self.deadline)
+                left = clock_words(plan.left(now))
+                resting = plan.paused_until(now) is not None
+        pace = ""
+        if self.status == "active" and self.started_at is not None:
+            pace = pace_words(clock.expected_end(self.started_at, now, self.progress))
+        return left, resting, pace
 
     def viewer_seat(self, viewer: page.Viewer) -> int | None:
         return self.seat_of_user.get(viewer.user.pk) if viewer.signed_in else None
@@ -97,8 +121,10 @@ def _head_sql() -> str:
     game, seat, user, absence = _tables()
     return (
         "SELECT g.version, g.chat_version, g.status, g.updated, g.name, g.is_public, "
-        "g.invite_token, g.deadline, s.id, s.number, s.user_id, s.colour, s.bot, s.bot_name, "
-        "s.autopilot, s.timeouts_in_row, s.resigned_at, s.former_player, u.display_name, "
+        "g.invite_token, g.deadline, g.turn_started_at, g.turn_plan, g.started_at, g.progress, "
+        "s.id, s.number, s.user_id, s.colour, s.bot, s.bot_name, "
+        "s.autopilot, s.timeouts_in_row, s.resigned_at, s.former_player, s.bank, "
+        "u.display_name, "
         f"(SELECT a.ends FROM {absence} a WHERE a.user_id = s.user_id AND a.starts <= %s "
         "AND a.ends > %s ORDER BY a.starts LIMIT 1) "
         f"FROM {game} g LEFT JOIN {seat} s ON s.game_id = g.id "
@@ -124,7 +150,7 @@ def head(game_id: int) -> Head | None:
     if not rows:
         return None
     first = rows[0]
-    seats = [tuple(row[8:]) for row in rows if row[8] is not None]
+    seats = [tuple(row[12:]) for row in rows if row[12] is not None]
     return Head(
         game_id=game_id,
         version=first[0],
@@ -135,6 +161,10 @@ def head(game_id: int) -> Head | None:
         is_public=bool(first[5]),
         invite_token=first[6],
         deadline=_datetime(first[7]),
+        turn_started_at=_datetime(first[8]),
+        turn_plan=first[9],
+        started_at=_datetime(first[10]),
+        progress=first[11],
         seats=seats,
         seat_of_user={seat[2]: seat[1] for seat in seats if seat[2] is not None},
     )
@@ -160,6 +190,7 @@ def page_key(viewer: page.Viewer, head: Head, partial: str | None) -> str:
         timezone.get_current_timezone_name(),
         translation.get_language(),
         left(head.deadline),
+        head.clock_words(),
         viewer.token,
     )
     return hashlib.sha256(repr(material).encode()).hexdigest()[:32]

@@ -214,7 +214,7 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
     while played < max_steps:
         with transaction.atomic():
             game = Game.objects.select_for_update().get(pk=game_id)
-            if not game.is_active:
+            if not game.is_active or game.is_halted:  # halted: every person left it to the bot
                 return played
             seat = game.seats.filter(number=game.acting_seat).first()
             if seat is None or seat.number is None or not seat.bot_plays:

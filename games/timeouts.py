@@ -1,7 +1,10 @@
 """What the clock does when it runs out: reminders, and the bot playing a timed-out turn.
 
 After GAMES_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
-the player takes it back from the game page; a move of their own resets the count.
+the player takes it back from the game page; a move of their own resets the count. When every
+person's seat is on autopilot the game waits (Game.schedule_turn) and, if nobody comes back
+within GAMES_ABANDONED_AFTER, it is ended and scored as it stands, the absent players ranked
+last (games.results): the same deadline, found by the same sweep.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from games import events
+from games import events, versions
 from games.clock import is_away
 from games.models import Absence, Game
 from games.play import queue_bots, store_step
@@ -35,7 +39,14 @@ def time_out(game_id: int, now=None) -> bool:
             return False
         assert game.acting_seat is not None and game.turn_started_at is not None  # active
         seat = game.seats.select_related("user").get(number=game.acting_seat)
-        if seat.bot_plays:
+        if game.is_halted:
+            if not game.every_person_on_autopilot():  # someone came back: play on
+                game.schedule_turn(now)
+                game.save_clock()
+            else:
+                end_abandoned(game, now)
+                return True
+        elif seat.bot_plays:
             game.deadline = None
             game.save_clock()
         elif _away(seat.user_id, now):
@@ -50,6 +61,24 @@ def time_out(game_id: int, now=None) -> bool:
             events.timed_out.send(Game, game=game, seat=seat, step=first_step)
     queue_bots(game)
     return True
+
+
+def end_abandoned(game: Game, now: datetime) -> None:
+    """End a game whose people all left it to the bot: scored as it stands, the absent players
+    last; game_over tells the creator and the players (in the caller's transaction)."""
+    game.status = Game.Status.FINISHED
+    game.abandoned_at = now
+    game.deadline = game.next_reminder_at = game.turn_plan = None
+    Game.objects.filter(pk=game.pk).update(
+        version=F("version") + 1,
+        status=game.status,
+        abandoned_at=now,
+        **game.clock_values(),
+        updated=now,
+    )
+    game.version += 1
+    versions.changed(game.pk)
+    events.game_over.send(Game, game=game, state=game.load_state())
 
 
 def _away(user_id: int | None, now) -> bool:

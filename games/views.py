@@ -198,6 +198,7 @@ def my_games(request: SignedInRequest) -> HttpResponse:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
         game.opponents = [s for s in game.seats.all() if s is not mine]
         game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
+        game.mine = mine
         if game.is_open and game.creator_id == me.pk and len(game.seats.all()) >= game.num_players:
             to_start.append(game)  # full, created without auto-start: only its creator starts it
         elif game.is_open:
@@ -247,6 +248,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
                 options=form.options(),
                 engine_name=form.engine.name,
                 time_limit=timedelta(seconds=int(data["time_limit"])),
+                time_control=form.time_control(),
                 is_public=data["is_public"],
                 auto_start=data["auto_start"],
             )

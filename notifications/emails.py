@@ -23,10 +23,10 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from firenze_site.language import language_of_user
-from games.models import Game, Move, Seat, time_limit_label
+from games.models import Game, Move, Seat, abandoned_after, time_limit_label
 from games.results import standings
 from games.rules.wording import in_sentence
 from notifications import links, preferences
@@ -196,6 +196,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
         "my_seat": mine.number if mine is not None else None,
         "deadline": game.deadline if game.is_active else None,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
     }
 
 
@@ -289,7 +290,7 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     game = _game(notification)
     seats = list(game.seats.select_related("user"))
-    ranking = standings(game.load_state(), seats, game.engine)
+    ranking = standings(game.load_state(), seats, game.engine, abandoned=game.ended_abandoned)
     mine = context["my_seat"]
     results = [
         {
@@ -298,6 +299,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
             "place": row.place_label,
             "winner": row.winner,
             "resigned": row.resigned,
+            "absent": row.absent,
             "you": row.seat == mine,
         }
         for row in ranking
@@ -313,8 +315,15 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
         "you_won": mine in won,
         "tie": len(won) > 1,
         "ended_by_resignation": game.ended_by_resignation,
+        "ended_abandoned": game.ended_abandoned,
+        "abandoned_after": _days(abandoned_after()),
         "resigned": join_names(resigned),
     }
+
+
+def _days(value: Any) -> str:
+    days = max(1, round(value.total_seconds() / 86400))
+    return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
 
 
 def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
@@ -373,6 +382,7 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
         "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
         "players": seat_names(list(game.seats.select_related("user"))),
         "address": invitation.email,
     }

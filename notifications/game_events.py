@@ -47,8 +47,14 @@ def game_started(sender: Any, *, game: Game, **kw: Any) -> None:
 
 
 def game_over(sender: Any, *, game: Game, **kw: Any) -> None:
-    for seat in _people(game):
-        outbox.notify(seat.user, "game_over", game=game, key=f"game_over:{game.pk}:{seat.user_id}")
+    """The players are told; a game ended for being abandoned also tells its creator, seated
+    or not (the email says why it ended)."""
+    people = [seat.user for seat in _people(game) if seat.user is not None]
+    creator = game.creator
+    if game.ended_abandoned and creator is not None:
+        people += [creator] if all(u.pk != creator.pk for u in people) else []
+    for user in people:
+        outbox.notify(user, "game_over", game=game, key=f"game_over:{game.pk}:{user.pk}")
 
 
 def invited(sender: Any, *, game: Game, user: Any, by: Any, **kw: Any) -> None:

@@ -92,14 +92,22 @@ def _timed_out(notification, context, name):
 def _game_over(notification, context, name):
     game = context["game_title"]
     result = emails.BUILDERS[Kind.GAME_OVER](notification, context)
-    resigned = _("(resigned)")
+    resigned, absent = _("(resigned)"), _("(absent)")
     scores = ", ".join(
-        f"{row['place']} {row['name']} {row['score']}" + (f" {resigned}" if row["resigned"] else "")
+        f"{row['place']} {row['name']} {row['score']}"
+        + (f" {resigned}" if row["resigned"] else "")
+        + (f" {absent}" if row["absent"] else "")
         for row in result["results"]
     )
     you = pgettext("the winner", "you")
     winners = result["winners"].replace(you, name, 1) if result["you_won"] else result["winners"]
     words = {"game": game, "winners": winners, "scores": scores}
+    if result["ended_abandoned"]:
+        text = _(
+            "%(game)s was ended: every player's seat was left to the bot. %(winners)s won. "
+            "Scores as it stood: %(scores)s."
+        )
+        return _("%(game)s is over") % words, text % words
     return (
         _("%(game)s is over") % words,
         _("%(game)s is over: %(winners)s won. Final scores: %(scores)s.") % words,

@@ -64,7 +64,10 @@ def record_game_end(
     now = finished_at or timezone.now()
     # Places, winners and points from the one ranking the game page shows: ties share a place,
     # a resigned player comes last, a game a resignation ended counts the points in play.
-    ranking = {row.seat: row for row in standings(state, seats, game.engine)}
+    ranking = {
+        row.seat: row
+        for row in standings(state, seats, game.engine, abandoned=game.abandoned_at is not None)
+    }
     record = GameRecord.objects.create(
         game=game,
         started_at=activity["started"] or now,

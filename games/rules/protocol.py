@@ -58,6 +58,11 @@ class Rules(Protocol):
     def can_undo(self, state: State) -> bool: ...  # may the acting seat take back its last step
     def scores(self, state: State) -> list[int]: ...  # per seat: running, then final
     def winners(self, state: State) -> list[int]: ...
+    def progress(self, state: State) -> float | None:
+        """The share of the game played, 0 to 1, or None if it cannot tell (the clock's
+        expected end at the current pace)."""
+        ...
+
     def player_view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What one seat (None: a watcher) may see: the only picture of a game in progress
         that reaches a page (Presentation.page_context draws from it, never from the state)."""
@@ -193,3 +198,12 @@ def facet_text(values: Mapping[str, str]) -> str:
 def facet_token(key: str, value: str) -> str:
     """What a record's facet text contains when that facet has that value."""
     return f";{key}={value};"
+
+
+def progress(engine: Rules, state: State) -> float | None:
+    """The share of the game played, 0 to 1 (the engine's own estimate, clamped; 1 once over),
+    or None if it cannot tell: the clock's expected end reads it."""
+    if engine.is_over(state):
+        return 1.0
+    value = engine.progress(state)
+    return None if value is None else min(1.0, max(0.0, float(value)))

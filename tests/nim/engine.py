@@ -138,6 +138,13 @@ class NimEngine:
     def winners(self, state: State) -> list[int]:
         return [] if state.d["winner"] is None else [state.d["winner"]]
 
+    def progress(self, state: State) -> float | None:
+        return (
+            state.d["taken"] / state.d["options"]["stones"]
+            if state.d["options"]["stones"]
+            else None
+        )
+
     def can_undo(self, state: State) -> bool:
         return bool(state.d["taken"]) and state.d["winner"] is None
 

@@ -77,6 +77,9 @@ class FirenzeEngine:
     def can_undo(self, state: rules.State) -> bool:
         return rules.can_undo(state)
 
+    def progress(self, state: rules.State) -> float:
+        return rules.progress(state)
+
     def scores(self, state: rules.State) -> list[int]:
         return rules.scores(state)
 

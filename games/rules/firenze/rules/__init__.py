@@ -10,6 +10,7 @@ from typing import Any
 
 from .apply import apply_action
 from .changes import changes
+from .data import SEALS_PER_PLAYER
 from .errors import IllegalAction, Refusal
 from .legal import legal_actions_of
 from .setup import new_game
@@ -41,6 +42,7 @@ __all__ = [
     "log_tokens",
     "new_game",
     "player_view",
+    "progress",
     "scores",
     "to_dict",
     "winners",
@@ -72,6 +74,20 @@ def winners(state: State) -> list[int]:
     """Seats with the most PP once the game is over (several on a tie); empty before."""
     final = state._d["final"]
     return list(final["winners"]) if final is not None else []
+
+
+def progress(state: State) -> float:
+    """About how much of the game is played, 0 to 1: the share of their seals the players
+    have placed (the game ends a round after someone places their last), the leader's and the
+    average's mean. Over greedy playouts it follows the share of turns played to within about
+    a tenth, without a lean either way."""
+    d = state._d
+    if d["phase"] == "over":
+        return 1.0
+    start = SEALS_PER_PLAYER[d["n"]]
+    shares = [(start - player["seals"]) / start for player in d["players"]]
+    share = float(max(shares) + sum(shares) / len(shares)) / 2
+    return max(share, 0.95) if d["end_tile"] is not None else share
 
 
 def can_undo(state: State) -> bool:
