@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from api.main import api
 from games import views as game_views
 from notifications import views as notification_views
 
@@ -32,5 +33,10 @@ urlpatterns = [
     # The preferences table, webhook and devices.
     path("accounts/notifications/", include("notifications.settings_urls")),
     path("admin/", admin.site.urls),
+    # The public JSON API (api/), its schema and docs, and the personal tokens' page.
+    path("api/v1/", api.urls),
+    path("accounts/api/", include("api.urls")),
+    # Live event streams (streams/: async views, served by uvicorn).
+    path("streams/", include("streams.urls")),
     path("healthz", game_views.healthz, name="healthz"),
 ]
