@@ -14,6 +14,7 @@ class NewTokenForm(forms.Form):
         label=_("Name"),
         max_length=40,
         help_text=_("What the token is for, e.g. “Discord bot” or “my phone”."),
+        error_messages={"required": _("Give the token a name.")},
     )
     scope = forms.ChoiceField(
         label=_("Access"),

@@ -10,7 +10,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Query, Router
+from ninja import Query, Router, Status
 
 from api import limits
 from api.auth import need_play
@@ -64,7 +64,7 @@ def open_games(request: HttpRequest, page: int = Query(1, ge=1, le=10**6)) -> di
 
 
 @router.post("/lobby", response={201: GameSummary, **REFUSED})
-def create(request: HttpRequest, data: CreateIn) -> tuple[int, dict[str, Any]]:
+def create(request: HttpRequest, data: CreateIn) -> Status:
     """Create a game, as the create page does (its form checks every value), with your seat."""
     token = need_play(request)
     fields: dict[str, Any] = {
@@ -75,8 +75,17 @@ def create(request: HttpRequest, data: CreateIn) -> tuple[int, dict[str, Any]]:
     }
     if data.auto_start:
         fields["auto_start"] = "on"
-    for name, value in data.options.items():
-        if value is not False:  # an unticked box is a missing field, as from the page
+    blank = CreateGameForm()
+    unknown = set(data.options) - set(blank.option_names)
+    if unknown:
+        raise ApiError(
+            400,
+            "refused",
+            _("This game has no option called %(names)s.") % {"names": ", ".join(sorted(unknown))},
+        )
+    for name in blank.option_names:  # an option not sent takes the create page's default
+        value = data.options.get(name, blank.fields[name].initial)
+        if value not in (False, None):  # an unticked box is a missing field, as from the page
             fields[name] = "on" if value is True else str(value)
     form = CreateGameForm(fields)
     if not form.is_valid():
@@ -95,7 +104,7 @@ def create(request: HttpRequest, data: CreateIn) -> tuple[int, dict[str, Any]]:
         is_public=cleaned["is_public"],
         auto_start=cleaned["auto_start"],
     )
-    return 201, summary(game, my_seat_number(request, list(game.seats.all())))
+    return Status(201, summary(game, my_seat_number(request, list(game.seats.all()))))
 
 
 @router.post("/games/{pk}/join", response={200: GameSummary, **REFUSED})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from ninja import Query, Router
+from ninja import Query, Router, Status
 
 from api import limits
 from api.auth import need_play
@@ -55,7 +55,7 @@ def read(
     response={201: TalkMessage, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error,
               429: Error, 503: Error},
 )  # fmt: skip
-def post(request: HttpRequest, pk: GameId, data: TalkIn) -> tuple[int, dict[str, Any]]:
+def post(request: HttpRequest, pk: GameId, data: TalkIn) -> Status:
     """Write to the table (players of the game only; the page's rules on text apply)."""
     token = need_play(request)
     game = visible_game(request, pk, with_state=False)
@@ -63,4 +63,4 @@ def post(request: HttpRequest, pk: GameId, data: TalkIn) -> tuple[int, dict[str,
     message = services.post(game, request.user, data.text)
     message.author = request.user
     entry = services.Entry(message, mine=True, muted=False, unread=False, deletable=True)
-    return 201, _message(entry)
+    return Status(201, _message(entry))

@@ -15,6 +15,7 @@ from django import template
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import pgettext
 
 register = template.Library()
 
@@ -60,6 +61,13 @@ def player_link(who: Any, seat: int | None = None, label: str = "") -> str:
     text = label or name
     if url is None:
         return format_html('<span class="player-name">{}</span>', text)
+    if getattr(user, "bot_account", False):  # a program's account (api/bots.py): marked
+        return format_html(
+            '<a class="player-link" href="{}">{}</a> <span class="badge badge-quiet bot-mark">{}</span>',
+            url,
+            text,
+            pgettext("a bot account's mark beside its name", "bot"),
+        )
     return format_html('<a class="player-link" href="{}">{}</a>', url, text)
 
 
