@@ -58,6 +58,16 @@ class Hub:
         self.tasks.append(asyncio.get_running_loop().create_task(self._tick()))
         self.ready.set()
 
+    async def close(self) -> None:
+        """Stop listening and close the connection (tests; a server just exits)."""
+        tasks = self.tasks
+        self._stop()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.redis.aclose()
+        _HUBS.pop(asyncio.get_running_loop(), None)
+
     def _stop(self) -> None:
         for task in self.tasks:
             task.cancel()

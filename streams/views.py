@@ -78,6 +78,18 @@ def _token_still_valid(token: Any) -> Callable[[], Awaitable[bool]] | None:
     return check
 
 
+class EventStream(StreamingHttpResponse):
+    """A stream whose server closes the events generator itself (aclosing(aiter(response)) in
+    Django's ASGI handler), so a stream's counter is freed the moment its client goes."""
+
+    def __init__(self, events: AsyncIterator[bytes]) -> None:
+        super().__init__(events, content_type="text/event-stream; charset=utf-8")
+        self.events = events
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self.events
+
+
 def _stream(
     request: HttpRequest,
     events: hub.Hub,
@@ -87,17 +99,16 @@ def _stream(
 ) -> StreamingHttpResponse:
     last = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
     queue = events.listen(channel)  # before the log is read: nothing falls in between
-    response = StreamingHttpResponse(
-        _events(events, queue, channel, last if channels.event_id(last) else "", counter, check),
-        content_type="text/event-stream; charset=utf-8",
+    response = EventStream(
+        _events(events, queue, channel, last if channels.event_id(last) else "", counter, check)
     )
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-def _frame(event_id: str, kind: str, data: str) -> str:
-    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n"
+def _frame(event_id: str, kind: str, data: str) -> bytes:
+    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n".encode()
 
 
 async def _events(
@@ -107,15 +118,15 @@ async def _events(
     last: str,
     counter: str,
     check: Callable[[], Awaitable[bool]] | None,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[bytes]:
     started = time.monotonic()
     try:
-        yield f"retry: {RETRY_MS}\n: {channel}\n\n"
+        yield f"retry: {RETRY_MS}\n: {channel}\n\n".encode()
         seen = channels.event_id(last)
         if seen is not None:
             missed = await events.since(channel, last)
             if missed is None:  # the log has moved past it: the client must reload
-                yield "event: reset\ndata: {}\n\n"
+                yield b"event: reset\ndata: {}\n\n"
             for event_id, kind, data in missed or []:
                 seen = channels.event_id(event_id)
                 yield _frame(event_id, kind, data)
@@ -126,7 +137,7 @@ async def _events(
             if item is hub.KEEPALIVE:
                 if hub.lifetime_over(started):
                     return
-                yield ": keepalive\n\n"
+                yield b": keepalive\n\n"
                 continue
             event_id, kind, data = item
             number = channels.event_id(event_id)

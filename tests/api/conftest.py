@@ -45,3 +45,28 @@ def api_as():
         return ApiClient(token_for(user, scope) if user is not None else None, language)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """A redis-server of the test session, on a free loopback port."""
+    from tests.integration.conftest import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def streams_on(redis_server, settings):
+    """Live streams on, against the session's Redis (emptied first)."""
+    from streams import publish
+
+    with redis_server.client() as client:
+        client.flushall()
+    settings.STREAMS_REDIS_URL = redis_server.url
+    settings.STREAMS_KEEPALIVE_SECONDS = 0.2
+    publish._client.cache_clear()
+    yield redis_server
+    publish._client.cache_clear()
