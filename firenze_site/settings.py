@@ -118,6 +118,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.game_tagline",
+                "streams.context_processors.live_streams",
             ],
         },
     },
