@@ -1,4 +1,6 @@
-"""ASGI entry point, kept so an async server can be used later without code changes."""
+"""ASGI entry point: uvicorn serves the live event streams (async views) from it, and `make run`
+serves the whole site from it. Production may serve pages with gunicorn (wsgi.py) and
+/streams/ with uvicorn: docs/api.md."""
 
 import os
 
