@@ -120,12 +120,16 @@ class LiveStack(contextlib.ExitStack):
         return proc
 
     def manage(self, *args: str) -> str:
+        return self.python("manage.py", *args)
+
+    def python(self, *args: str) -> str:
+        """A script run with the servers' environment; its output."""
         done = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+            [sys.executable, *args], cwd=ROOT, env=self.env,
             capture_output=True, text=True, check=False,
         )  # fmt: skip
         if done.returncode:
-            raise RuntimeError(f"manage.py {' '.join(args)}:\n{done.stdout}\n{done.stderr}")
+            raise RuntimeError(f"{' '.join(args)}:\n{done.stdout}\n{done.stderr}")
         return done.stdout
 
     def __enter__(self) -> LiveStack:

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import logging
 import time
+from importlib import import_module
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from allauth.account.adapter import get_adapter
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -52,8 +54,19 @@ async def _caller(request: HttpRequest) -> tuple[Any, Any]:
         if token is None:
             raise ApiError(401, "unauthenticated", _("Send a valid API token."))
         return token.user, token
-    user = await request.auser()
-    return (user if user.is_authenticated else None), None
+    return await sync_to_async(_session_user)(request), None
+
+
+def _session_user(request: HttpRequest) -> Any:
+    """The signed-in user of the request's session cookie, or None (the page's own stream;
+    streams.asgi serves requests that went through no middleware, so it is read here)."""
+    from django.contrib.auth import get_user
+
+    if not hasattr(request, "session"):
+        engine = import_module(settings.SESSION_ENGINE)
+        request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    user = get_user(request)  # type: ignore[arg-type]
+    return user if user.is_authenticated else None
 
 
 def _may_watch(request: HttpRequest, user: Any, pk: int) -> bool:
@@ -166,6 +179,15 @@ async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> Ht
 
 @require_GET
 async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
+    return await game_events(request, pk)
+
+
+@require_GET
+async def account_stream(request: HttpRequest) -> HttpResponse:
+    return await account_events(request)
+
+
+async def game_events(request: HttpRequest, pk: int) -> HttpResponse:
     """A game's events: moves, undos, table talk, start and end."""
     if not publish.enabled():
         return HttpResponse(status=204)
@@ -178,8 +200,7 @@ async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
         return _refusal(exc.status, exc.code, exc.message)
 
 
-@require_GET
-async def account_stream(request: HttpRequest) -> HttpResponse:
+async def account_events(request: HttpRequest) -> HttpResponse:
     """The account's events: your turn, invitations, and the moves, table talk, start and end
     of the games it sits in."""
     if not publish.enabled():
