@@ -11,6 +11,7 @@ Accept-Language if it names one the site speaks, else the account's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -59,8 +60,8 @@ def anonymous(request: HttpRequest) -> AnonymousUser | None:
 
 
 token_auth = TokenAuth()
-TOKEN = [token_auth]
-TOKEN_OR_VISITOR = [token_auth, anonymous]
+TOKEN: list[Callable[..., Any]] = [token_auth]
+TOKEN_OR_VISITOR: list[Callable[..., Any]] = [token_auth, anonymous]
 
 
 def token_of(request: HttpRequest) -> ApiToken | None:

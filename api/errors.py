@@ -76,29 +76,29 @@ def install(api: NinjaAPI) -> None:
     def respond(request: HttpRequest, status: int, data: dict[str, Any]) -> HttpResponse:
         return api.create_response(request, data, status=status)
 
-    def api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    def api_error(request: HttpRequest, exc: Any) -> HttpResponse:
         response = respond(request, exc.status, body(exc.code, exc.message))
         if exc.retry_after is not None:
             response["Retry-After"] = str(exc.retry_after)
         return response
 
-    def game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
+    def game_error(request: HttpRequest, exc: Any) -> HttpResponse:
         code = game_error_code(exc)
         response = respond(request, exc.status, body(code, exc.message))
         if code == "rate_limited":
             response["Retry-After"] = "60"
         return response
 
-    def not_found(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def not_found(request: HttpRequest, exc: Any) -> HttpResponse:
         return respond(request, 404, body("not_found", str(exc) or _("Not found.")))
 
-    def unauthenticated(request: HttpRequest, exc: Exception) -> HttpResponse:
+    def unauthenticated(request: HttpRequest, exc: Any) -> HttpResponse:
         message = _("Send a valid API token: Authorization: Bearer <token>.")
         response = respond(request, 401, body("unauthenticated", message))
         response["WWW-Authenticate"] = "Bearer"
         return response
 
-    def invalid(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    def invalid(request: HttpRequest, exc: Any) -> HttpResponse:
         details = [
             {"where": ".".join(str(part) for part in error.get("loc", ())), "why": error["msg"]}
             for error in exc.errors
@@ -107,7 +107,7 @@ def install(api: NinjaAPI) -> None:
         message = _("The request could not be read (%(where)s).") % {"where": where}
         return respond(request, 400, body("invalid", message, errors=details))
 
-    def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    def http_error(request: HttpRequest, exc: Any) -> HttpResponse:
         code = {401: "unauthenticated", 404: "not_found", 429: "rate_limited"}.get(
             exc.status_code, "invalid"
         )

@@ -11,6 +11,7 @@ The rates: API_RATE_LIMITS in settings overrides the defaults below, (count, sec
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -92,7 +93,5 @@ def open_stream(who: str) -> str:
 
 
 def close_stream(key: str) -> None:
-    try:
+    with contextlib.suppress(ValueError):  # expired meanwhile: nothing to free
         cache.decr(key)
-    except ValueError:  # expired meanwhile: nothing to free
-        pass

@@ -8,7 +8,7 @@ the account to a program.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from api import bots, tokens
 from api.forms import BotAccountForm, NewTokenForm
+from api.models import ApiToken
 from games import limits
 from games.errors import GameError
 
@@ -36,7 +37,7 @@ def _page(
     context: dict[str, Any] = {
         "form": form or NewTokenForm(),
         "bot_form": bot_form or BotAccountForm(),
-        "tokens": list(request.user.api_tokens.filter(revoked_at=None)),
+        "tokens": list(ApiToken.objects.filter(user=cast(Any, request.user), revoked_at=None)),
         "new_token": new_token,
         "max_tokens": tokens.MAX_TOKENS,
     }

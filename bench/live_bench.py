@@ -43,7 +43,9 @@ COMPARED_MOVES = 60
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-def http(method: str, url: str, body: bytes | None = None, **headers: str) -> tuple[int, bytes, Any]:
+def http(
+    method: str, url: str, body: bytes | None = None, **headers: str
+) -> tuple[int, bytes, Any]:
     request = urllib.request.Request(url, body, headers, method=method)
     try:
         with OPENER.open(request, timeout=30) as response:
@@ -69,7 +71,8 @@ class Players:
         body = json.dumps(data).encode() if data is not None else None
         status, content, _ = http(
             method, f"{self.stack.web}/api/v1{path}", body,
-            Authorization=f"Bearer {self.players[uid]['token']}", **{"Content-Type": "application/json"},
+            Authorization=f"Bearer {self.players[uid]['token']}",
+            **{"Content-Type": "application/json"},
         )  # fmt: skip
         return status, json.loads(content or b"null")
 
@@ -84,7 +87,9 @@ class Players:
     def cookie(self, uid: str, game: int) -> str:
         session = self.players[uid]["session"]
         if uid not in self.csrf:
-            _, _, headers = http("GET", f"{self.stack.web}/games/{game}/", Cookie=f"sessionid={session}")
+            _, _, headers = http(
+                "GET", f"{self.stack.web}/games/{game}/", Cookie=f"sessionid={session}"
+            )
             for header in headers.get_all("Set-Cookie") or []:
                 match = re.match(r"csrftoken=([^;]+)", header)
                 if match:
@@ -101,9 +106,13 @@ class Players:
         return status
 
 
-def read_stream(url: str, events: list[tuple[float, dict]], ready: threading.Event, stop: threading.Event) -> None:
+def read_stream(
+    url: str, events: list[tuple[float, dict]], ready: threading.Event, stop: threading.Event
+) -> None:
     """Read a game's stream in a thread: each event's arrival time and data."""
-    with OPENER.open(urllib.request.Request(url, headers={"Accept": "text/event-stream"}), timeout=120) as stream:
+    with OPENER.open(
+        urllib.request.Request(url, headers={"Accept": "text/event-stream"}), timeout=120
+    ) as stream:
         ready.set()
         fields: dict[str, str] = {}
         for raw in stream:
@@ -125,7 +134,9 @@ def latency(stack: LiveStack, players: Players, game: int) -> list[str]:
     polled: list[tuple[float, int]] = []  # (when the poll saw a change, version it saw)
     ready, stop = threading.Event(), threading.Event()
     reader = threading.Thread(
-        target=read_stream, args=(f"{stack.streams}/streams/games/{game}/", events, ready, stop), daemon=True
+        target=read_stream,
+        args=(f"{stack.streams}/streams/games/{game}/", events, ready, stop),
+        daemon=True,
     )
     reader.start()
     ready.wait(30)
@@ -162,7 +173,8 @@ def latency(stack: LiveStack, players: Players, game: int) -> list[str]:
         f"live: a move's event on another client's game stream, from its commit: "
         f"p50 {statistics.median(stream_ms):.0f} ms, p95 {pct(stream_ms, 0.95):.0f} ms "
         f"(goal p95 <= 300 ms; {len(stream_ms)} moves posted as the page does)",
-        f"live: the same moves seen by today's 5-second poll: p50 {statistics.median(poll_ms):.0f} ms, "
+        "live: the same moves seen by today's 5-second poll: "
+        f"p50 {statistics.median(poll_ms):.0f} ms, "
         f"p95 {pct(poll_ms, 0.95):.0f} ms ({len(poll_ms)} moves; "
         f"stream p95 / poll p95 = {pct(stream_ms, 0.95) / pct(poll_ms, 0.95):.3f})",
     ]
@@ -180,9 +192,13 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def _open(host: str, port: int, path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+async def _open(
+    host: str, port: int, path: str
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection(host, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
     await writer.drain()
     buffer = b""
     while b"retry:" not in buffer:
@@ -198,7 +214,7 @@ async def idle_streams(stack: LiveStack, players: Players, game: int) -> list[st
     await asyncio.sleep(2)
     before = rss_kb(pid)
     streams = []
-    for start in range(0, IDLE_STREAMS, 200):
+    for _batch in range(0, IDLE_STREAMS, 200):
         streams += await asyncio.gather(*[_open(host, int(port), path) for _ in range(200)])
     await asyncio.sleep(3)
     after = rss_kb(pid)
@@ -240,13 +256,16 @@ async def idle_streams(stack: LiveStack, players: Players, game: int) -> list[st
         writer.close()
     return [
         f"live: {IDLE_STREAMS:,} idle streams on one uvicorn process: "
-        f"{per_stream:.1f} KB each (goal <= 50 KB; RSS {before / 1024:.0f} -> {after / 1024:.0f} MB)",
+        f"{per_stream:.1f} KB each (goal <= 50 KB; "
+        f"RSS {before / 1024:.0f} -> {after / 1024:.0f} MB)",
         f"live: CPU of that process while they idled: {idle_cpu:.2f} s in {window:.0f} s "
-        f"({100 * idle_cpu / window:.2f} % of a core; {keepalives[0] / IDLE_STREAMS:.1f} keep-alive "
+        f"({100 * idle_cpu / window:.2f} % of a core; "
+        f"{keepalives[0] / IDLE_STREAMS:.1f} keep-alive "
         f"per stream in the window, every {os.environ.get('STREAMS_KEEPALIVE_SECONDS', '45')} s; "
         f"goal: no CPU while idle)",
         f"live: one move fanned out to all {IDLE_STREAMS:,}: {len(arrivals)} got it, "
-        f"p50 {statistics.median(arrivals):.0f} ms, p95 {pct(arrivals, 0.95):.0f} ms from its commit",
+        f"p50 {statistics.median(arrivals):.0f} ms, "
+        f"p95 {pct(arrivals, 0.95):.0f} ms from its commit",
     ]
 
 
@@ -264,7 +283,12 @@ def api_against_page(players: Players, page_game: int, api_game: int) -> list[st
                 status = players.page_move(uid, game, action, listed["version"])
                 page_ms.append(1000 * (time.perf_counter() - started))
             else:
-                status, _ = players.api(uid, "POST", f"/games/{game}/move", {"action": action, "version": listed["version"]})
+                status, _ = players.api(
+                    uid,
+                    "POST",
+                    f"/games/{game}/move",
+                    {"action": action, "version": listed["version"]},
+                )
                 api_ms.append(1000 * (time.perf_counter() - started))
             assert status == 200, (which, status)
     ratio = statistics.median(api_ms) / statistics.median(page_ms)
@@ -294,8 +318,10 @@ def main() -> None:
             games = data["games"]
             where = "PostgreSQL" if database else "SQLite"
             load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-            print(f"Live updates and API (production settings, gunicorn 2 workers + uvicorn 1 process, "
-                  f"Redis, {where}; load {load}):")  # fmt: skip
+            print(
+                "Live updates and API (production settings, gunicorn 2 workers + uvicorn "
+                f"1 process, Redis, {where}; load {load}):"
+            )
             parts = os.environ.get("BENCH_LIVE_PARTS", "latency,idle,api").split(",")
             lines = latency(stack, players, games["latency"]) if "latency" in parts else []
             if "idle" in parts:

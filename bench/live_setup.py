@@ -42,7 +42,11 @@ def main() -> None:
             "session": client.cookies["sessionid"].value,
             "token": tokens.create(user, "bench", "play").secret,
         }
-    games = {"latency": _game(anna, ben).pk, "page": _game(anna, ben).pk, "api": _game(anna, ben).pk}
+    games = {
+        "latency": _game(anna, ben).pk,
+        "page": _game(anna, ben).pk,
+        "api": _game(anna, ben).pk,
+    }
     print(json.dumps({"players": players, "games": games}))
 
 

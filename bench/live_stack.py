@@ -143,8 +143,11 @@ class LiveStack(contextlib.ExitStack):
 
     def _start(self) -> None:
         redis = shutil.which("redis-server") or "/usr/sbin/redis-server"
-        self.spawn("redis", [redis, "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                             "--save", "", "--appendonly", "no", "--dir", str(self.directory)])  # fmt: skip
+        self.spawn(
+            "redis",
+            [redis, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.directory)],
+        )  # fmt: skip
         if self.migrate:
             self.manage("migrate", "--noinput")
         if self.collectstatic:

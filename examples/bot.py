@@ -175,7 +175,11 @@ class Bot:
                 self.play(game)
             elif kind == "over" and self.wanted(game):
                 print(f"game {game} is over; {self.moves} moves played", flush=True)
-            if self.only_game is not None and kind in ("over", "poll") and self.over(self.only_game):
+            if (
+                self.only_game is not None
+                and kind in ("over", "poll")
+                and self.over(self.only_game)
+            ):
                 return 0
         return 1
 

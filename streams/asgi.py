@@ -20,6 +20,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http.response import HttpResponseBase
 from django.utils import translation
 
 from streams import views
@@ -35,7 +36,10 @@ def _request(scope: Scope) -> HttpRequest:
     request.method = scope["method"]
     request.path = request.path_info = scope["path"]
     client = scope.get("client") or ("", 0)
-    request.META = {"REMOTE_ADDR": client[0], "QUERY_STRING": scope.get("query_string", b"").decode("latin-1")}
+    request.META = {
+        "REMOTE_ADDR": client[0],
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+    }
     for raw_name, raw_value in scope.get("headers", []):
         name = raw_name.decode("latin-1").upper().replace("-", "_")
         request.META[f"HTTP_{name}"] = raw_value.decode("latin-1")
@@ -47,7 +51,7 @@ def _request(scope: Scope) -> HttpRequest:
     return request
 
 
-async def _answer(request: HttpRequest) -> HttpResponse:
+async def _answer(request: HttpRequest) -> HttpResponseBase:
     if request.method != "GET":
         return HttpResponse(status=405, headers={"Allow": "GET"})
     match = GAME.match(request.path)
@@ -63,12 +67,14 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
     request = _request(scope)
     with translation.override(translation.get_language_from_request(request)):
         response = await _answer(request)
-    headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()]
+    headers = [
+        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+    ]
     await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     if not isinstance(response, views.EventStream):
-        await send({"type": "http.response.body", "body": response.content})
+        await send({"type": "http.response.body", "body": getattr(response, "content", b"")})
         return
-    events = response.events
+    events: Any = response.events
     try:
         async for chunk in events:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
@@ -76,7 +82,7 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
     except OSError:  # the client went away (uvicorn's ClientDisconnected)
         pass
     finally:
-        await events.aclose()  # type: ignore[attr-defined]
+        await events.aclose()
 
 
 def with_streams(django: ASGIApp) -> ASGIApp:

@@ -127,9 +127,11 @@ class Hub:
         """The logged events after ``last``, or None when the log no longer reaches back to
         it (the client missed events: it must reload)."""
         key = channels.log_key(channel)
-        first = await self.redis.xrange(key, "-", "+", count=1)
-        entries = await self.redis.xrange(key, f"({last}", "+")
-        if not first or channels.event_id(first[0][0].decode()) > channels.event_id(last):
+        first: Any = await self.redis.xrange(key, "-", "+", count=1)
+        entries: Any = await self.redis.xrange(key, f"({last}", "+")
+        oldest = channels.event_id(first[0][0].decode()) if first else None
+        asked = channels.event_id(last)
+        if oldest is None or asked is None or oldest > asked:
             return None if first else []
         return [
             (entry_id.decode(), fields[b"k"].decode(), fields[b"d"].decode())

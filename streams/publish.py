@@ -15,11 +15,13 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 
 from chat.signals import message_posted
 from games import events
@@ -134,7 +136,7 @@ def talk(sender: Any, *, game: Game, message: Any, **kw: Any) -> None:
     _to_game_and_players(game, "talk", data)
 
 
-RECEIVERS = {
+RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.move_made: move_made,
     events.move_undone: move_undone,
     events.game_started: game_started,

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import logging
 import time
-from importlib import import_module
 from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import import_module
 from typing import Any
 
 from allauth.account.adapter import get_adapter
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -65,7 +66,7 @@ def _session_user(request: HttpRequest) -> Any:
     if not hasattr(request, "session"):
         engine = import_module(settings.SESSION_ENGINE)
         request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
-    user = get_user(request)  # type: ignore[arg-type]
+    user = get_user(request)
     return user if user.is_authenticated else None
 
 
@@ -165,7 +166,7 @@ async def _events(
         await sync_to_async(limits.close_stream)(counter)
 
 
-async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> HttpResponse:
+async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> HttpResponseBase:
     who = f"user:{user.pk}" if user is not None else f"ip:{get_adapter().get_client_ip(request)}"
     counter = await sync_to_async(limits.open_stream)(who)
     try:
@@ -178,16 +179,16 @@ async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> Ht
 
 
 @require_GET
-async def game_stream(request: HttpRequest, pk: int) -> HttpResponse:
+async def game_stream(request: HttpRequest, pk: int) -> HttpResponseBase:
     return await game_events(request, pk)
 
 
 @require_GET
-async def account_stream(request: HttpRequest) -> HttpResponse:
+async def account_stream(request: HttpRequest) -> HttpResponseBase:
     return await account_events(request)
 
 
-async def game_events(request: HttpRequest, pk: int) -> HttpResponse:
+async def game_events(request: HttpRequest, pk: int) -> HttpResponseBase:
     """A game's events: moves, undos, table talk, start and end."""
     if not publish.enabled():
         return HttpResponse(status=204)
@@ -200,7 +201,7 @@ async def game_events(request: HttpRequest, pk: int) -> HttpResponse:
         return _refusal(exc.status, exc.code, exc.message)
 
 
-async def account_events(request: HttpRequest) -> HttpResponse:
+async def account_events(request: HttpRequest) -> HttpResponseBase:
     """The account's events: your turn, invitations, and the moves, table talk, start and end
     of the games it sits in."""
     if not publish.enabled():

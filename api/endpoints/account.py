@@ -20,7 +20,7 @@ router = Router(tags=["account"], auth=TOKEN)
 @router.get("/account", response={200: Account, 401: Error})
 def account(request: HttpRequest) -> dict[str, Any]:
     """The account the token belongs to."""
-    user = request.user
+    user: Any = request.user
     token = token_of(request)
     assert token is not None
     return {
@@ -37,7 +37,7 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
     """Every game the account sits in that is forming or being played, most recently changed
     first, with whose turn it is, the deadline and the unread table talk; and its open
     invitations."""
-    me = request.user
+    me: Any = request.user
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
     games = (
         Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])

@@ -20,7 +20,7 @@ from api import limits
 from api.auth import need_play
 from api.endpoints.common import my_seat_number, seat_out, summary, visible_game
 from api.errors import ApiError
-from api.schemas import Actions, Error, GameId, GameOut, Log, MoveIn, Moved, VersionIn
+from api.schemas import Actions, Error, GameId, GameOut, Log, Moved, MoveIn, VersionIn
 from games import limits as page_limits
 from games import play
 from games.errors import GameError
@@ -121,7 +121,8 @@ def _played(request: HttpRequest, pk: int, run: Any) -> dict[str, Any]:
         "version": game.version,
         "status": game.status,
         "acting_seat": game.acting_seat,
-        "my_turn": game.is_active and game.acting_seat == my_seat_number(request, game.page_seats or []),
+        "my_turn": game.is_active
+        and game.acting_seat == my_seat_number(request, game.page_seats or []),
     }
 
 
@@ -138,10 +139,14 @@ def undo(request: HttpRequest, pk: GameId, data: VersionIn) -> dict[str, Any]:
     return _played(request, pk, lambda: play.undo_move(pk, request.user, data.version))
 
 
-@router.get("/games/{pk}/export", response={200: dict[str, Any], 401: Error, 403: Error, 404: Error})
+@router.get(
+    "/games/{pk}/export", response={200: dict[str, Any], 401: Error, 403: Error, 404: Error}
+)
 def export(request: HttpRequest, pk: GameId, token: str = InviteToken) -> dict[str, Any]:
     """A finished game's record (seed, options, every move): what "Download the game" gives."""
     game = visible_game(request, pk)
     if not game.is_finished:
-        raise ApiError(403, "not_over", _("A game in progress cannot be downloaded: it would show every hand."))
+        raise ApiError(
+            403, "not_over", _("A game in progress cannot be downloaded: it would show every hand.")
+        )
     return export_game(game)

@@ -138,4 +138,5 @@ def invite(request: HttpRequest, pk: GameId, data: InviteIn) -> dict[str, Any]:
             request, "invite_pair", key=f"{request.user.pk}:{invitee.pk}"
         ),
     )
-    return {"message": _("%(public_name)s is invited.") % {"public_name": invitation.user.public_name}}
+    invitee: Any = invitation.user
+    return {"message": _("%(public_name)s is invited.") % {"public_name": invitee.public_name}}

@@ -76,11 +76,13 @@ def leaderboard(
         .order_by("-shown", "-games", "user_id")
     )
     shown = Paginator(ranked, PER_PAGE).get_page(page)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for index, row in enumerate(shown.object_list):
         if index == 0 or row.shown != rows[-1]["rating"]:
-            rank = 1 + ranked.filter(shown__gt=row.shown).count() if index == 0 else (
-                shown.start_index() + index
+            rank = (
+                1 + ranked.filter(shown__gt=row.shown).count()
+                if index == 0
+                else (shown.start_index() + index)
             )
         rows.append(
             {

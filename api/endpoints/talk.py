@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.http import HttpRequest
 from ninja import Query, Router, Status
@@ -61,6 +61,6 @@ def post(request: HttpRequest, pk: GameId, data: TalkIn) -> Status:
     game = visible_game(request, pk, with_state=False)
     limits.consume("talk", token.pk)
     message = services.post(game, request.user, data.text)
-    message.author = request.user
+    message.author = cast(Any, request.user)
     entry = services.Entry(message, mine=True, muted=False, unread=False, deletable=True)
     return Status(201, _message(entry))

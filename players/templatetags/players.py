@@ -63,7 +63,8 @@ def player_link(who: Any, seat: int | None = None, label: str = "") -> str:
         return format_html('<span class="player-name">{}</span>', text)
     if getattr(user, "bot_account", False):  # a program's account (api/bots.py): marked
         return format_html(
-            '<a class="player-link" href="{}">{}</a> <span class="badge badge-quiet bot-mark">{}</span>',
+            '<a class="player-link" href="{}">{}</a> '
+            '<span class="badge badge-quiet bot-mark">{}</span>',
             url,
             text,
             pgettext("a bot account's mark beside its name", "bot"),

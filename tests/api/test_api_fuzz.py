@@ -100,8 +100,36 @@ def _request(case: Any) -> tuple[str, dict[str, Any], Any]:
     return path, query, body
 
 
+def _aim(case: Any, operation: Any, world: World, data: st.DataObject) -> tuple[bool, Game]:
+    """Now and then point the request at a real game or player; returns (whether it did, the
+    game it is about)."""
+    real = data.draw(st.booleans())
+    params = case.path_parameters or {}
+    if real and "pk" in params:
+        playing = [g.pk for g in world.active]
+        params["pk"] = data.draw(st.sampled_from(playing + world.ids))
+    if real and "name" in params:
+        params["name"] = data.draw(st.sampled_from(world.names))
+    target = next((g for g in world.active if params.get("pk") == g.pk), world.public)
+    target.refresh_from_db()
+    return real, target
+
+
+def _send(method: str, path: str, query: dict[str, Any], body: Any, headers: dict) -> Any:
+    client = Client()
+    if method == "GET":
+        return client.get(path, query, **headers)
+    if isinstance(body, (bytes, str)):
+        payload: Any = body
+    else:
+        payload = json.dumps(body) if body is not None else ""
+    target = path + ("?" + _qs(query) if query else "")
+    return client.generic(method, target, payload, content_type="application/json", **headers)
+
+
 def fuzz_operation(operation: Any, world: World) -> None:
     name = f"{operation.method.upper()} {operation.path}"
+    moves = operation.path.endswith("/move")
     strategies = st.one_of(
         operation.as_strategy(GenerationMode.POSITIVE),
         operation.as_strategy(GenerationMode.NEGATIVE),
@@ -115,24 +143,14 @@ def fuzz_operation(operation: Any, world: World) -> None:
     )
     @given(case=strategies, actor=st.sampled_from(ACTORS), data=st.data())
     def fuzz(case: Any, actor: str, data: st.DataObject) -> None:
-        real = data.draw(st.booleans())
-        if real and "pk" in (case.path_parameters or {}):
-            playing = [g.pk for g in world.active]
-            case.path_parameters["pk"] = data.draw(st.sampled_from(playing + world.ids))
-        if real and operation.path.endswith("/move") and data.draw(st.booleans()):
+        real, target = _aim(case, operation, world, data)
+        if real and moves and data.draw(st.booleans()):
             actor = "acting"
-        if real and "name" in (case.path_parameters or {}):
-            case.path_parameters["name"] = data.draw(st.sampled_from(world.names))
-        target = next(
-            (g for g in world.active if (case.path_parameters or {}).get("pk") == g.pk),
-            world.public,
-        )
-        target.refresh_from_db()
         user = world.user(actor, target)
         scope = data.draw(st.sampled_from(["read", "play", "play"]))
         path, query, body = _request(case)
         legal = rules.legal_actions(target.load_state())
-        if real and operation.path.endswith("/move") and legal:
+        if real and moves and legal:
             body = {"action": data.draw(st.sampled_from(legal)), "version": target.version}
         headers: dict[str, str] = {}
         if actor == "garbage":
@@ -140,31 +158,17 @@ def fuzz_operation(operation: Any, world: World) -> None:
         elif user is not None:
             headers["HTTP_AUTHORIZATION"] = f"Bearer {world.secrets[(user.pk, scope)]}"
         before = world.snapshot()
-        client = Client()
-        if operation.method.upper() == "GET":
-            response = client.get(path, query, **headers)
-        else:
-            if isinstance(body, (bytes, str)):
-                payload: Any = body
-            else:
-                payload = json.dumps(body) if body is not None else ""
-            response = client.generic(
-                operation.method.upper(), path + ("?" + _qs(query) if query else ""),
-                payload, content_type="application/json", **headers,
-            )  # fmt: skip
+        response = _send(operation.method.upper(), path, query, body, headers)
         REQUESTS[name] += 1
-        if response.status_code >= 500:
-            SERVER_ERRORS[name] += 1
+        SERVER_ERRORS[name] += response.status_code >= 500
         assert response.status_code < 500, (name, actor, path, query, body)
         if response.status_code >= 400 and response["Content-Type"] == "application/json":
             assert "code" in response.json(), response.content
-        after = world.snapshot()
-        for game, old, new in zip(world.active, before, after, strict=True):
+        for game, old, new in zip(world.active, before, world.snapshot(), strict=True):
             if old != new:
                 allowed = (
                     game.pk == target.pk
-                    and actor == "acting"
-                    and scope == "play"
+                    and (actor, scope) == ("acting", "play")
                     and operation.path.endswith(("/move", "/undo"))
                     and isinstance(body, dict)
                     and body.get("version") == old[0]["version"]

@@ -57,7 +57,9 @@ def test_it_refuses_a_stale_version_with_its_code_and_the_pages_words(api_as, an
     acting, _ = acting_and_waiting(game, anna, ben)
     client = api_as(acting)
     action = client.get(f"/games/{game.pk}/actions").json()["actions"][0]
-    response = client.post(f"/games/{game.pk}/move", {"action": action, "version": game.version + 5})
+    response = client.post(
+        f"/games/{game.pk}/move", {"action": action, "version": game.version + 5}
+    )
     assert response.status_code == 409
     assert response.json()["code"] == "stale"
     assert "moved on" in response.json()["message"]

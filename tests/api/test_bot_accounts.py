@@ -71,7 +71,9 @@ def test_a_bot_account_is_marked_wherever_its_name_is_shown(anna, rook, api_as):
     lobby.invite(game, anna, "Rook")
     lobby.join(game, rook)
     page = Client().get(f"/games/{game.pk}/").content.decode()
-    assert 'href="/players/Rook/">Rook</a> <span class="badge badge-quiet bot-mark">bot</span>' in page
+    assert (
+        'href="/players/Rook/">Rook</a> <span class="badge badge-quiet bot-mark">bot</span>' in page
+    )
     assert "Bot account" in Client().get("/players/Rook/").content.decode()
     seats = api_as(None).get(f"/games/{game.pk}").json()["seats"]
     assert {s["player"]: s["bot_account"] for s in seats} == {"Anna": False, "Rook": True}
@@ -80,8 +82,9 @@ def test_a_bot_account_is_marked_wherever_its_name_is_shown(anna, rook, api_as):
 
 def play_out(game: Game) -> None:
     """Every step by the engine's bot (as if each seat chose it), through the move service."""
-    from games.rules.firenze.rules.bots import greedy
     import random
+
+    from games.rules.firenze.rules.bots import greedy
 
     rng = random.Random(1)
     while True:

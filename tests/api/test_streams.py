@@ -48,7 +48,11 @@ class Stream:
         while asyncio.get_running_loop().time() < deadline:
             frame = await self.frame()
             if "event" in frame:
-                return {"id": frame.get("id"), "event": frame["event"], "data": json.loads(frame["data"])}
+                return {
+                    "id": frame.get("id"),
+                    "event": frame["event"],
+                    "data": json.loads(frame["data"]),
+                }
         raise AssertionError("no event came")
 
     async def close(self) -> None:
@@ -91,7 +95,9 @@ async def open_stream(path: str, **headers: str) -> Stream:
     return stream
 
 
-def test_a_move_is_announced_on_the_games_stream(streams_on, anna, ben, django_capture_on_commit_callbacks):
+def test_a_move_is_announced_on_the_games_stream(
+    streams_on, anna, ben, django_capture_on_commit_callbacks
+):
     game = started_game(anna, ben)
 
     async def scenario() -> dict[str, Any]:
@@ -105,7 +111,16 @@ def test_a_move_is_announced_on_the_games_stream(streams_on, anna, ben, django_c
     event = seen["event"]
     assert event["event"] == "move"
     assert event["data"]["game"] == game.pk and event["data"]["version"] == seen["version"]
-    assert set(event["data"]) == {"game", "step", "seat", "version", "acting_seat", "status", "by_bot", "at"}
+    assert set(event["data"]) == {
+        "game",
+        "step",
+        "seat",
+        "version",
+        "acting_seat",
+        "status",
+        "by_bot",
+        "at",
+    }
 
 
 def test_it_resumes_after_last_event_id(streams_on, anna, ben, django_capture_on_commit_callbacks):
@@ -117,7 +132,9 @@ def test_it_resumes_after_last_event_id(streams_on, anna, ben, django_capture_on
             await sync_to_async(move)(game, django_capture_on_commit_callbacks)
         events = [await first.event() for _ in range(3)]
         await first.close()
-        again = await open_stream(f"/streams/games/{game.pk}/", **{"Last-Event-ID": events[0]["id"]})
+        again = await open_stream(
+            f"/streams/games/{game.pk}/", **{"Last-Event-ID": events[0]["id"]}
+        )
         missed = [await again.event() for _ in range(2)]
         await again.close()
         return [e["data"]["step"] for e in events], [e["data"]["step"] for e in missed]
@@ -135,7 +152,9 @@ def test_a_private_games_stream_follows_the_pages_rule(streams_on, anna, ben, ca
     async def scenario() -> list[int]:
         outsider = await get(f"/streams/games/{game.pk}/")
         with_token = await get(f"/streams/games/{game.pk}/", Authorization=f"Bearer {secret}")
-        page_token = await open_stream(f"/streams/games/{game.pk}/?p={versions.poll_token(game.pk)}")
+        page_token = await open_stream(
+            f"/streams/games/{game.pk}/?p={versions.poll_token(game.pk)}"
+        )
         await page_token.close()
         seated = await open_stream(f"/streams/games/{game.pk}/", Authorization=f"Bearer {mine}")
         await seated.close()
@@ -144,12 +163,17 @@ def test_a_private_games_stream_follows_the_pages_rule(streams_on, anna, ben, ca
     assert run(scenario) == [404, 404]
 
 
-def test_the_account_stream_says_your_turn_and_invitations(streams_on, anna, ben, django_capture_on_commit_callbacks):
+def test_the_account_stream_says_your_turn_and_invitations(
+    streams_on, anna, ben, django_capture_on_commit_callbacks
+):
     secret = tokens.create(ben, "bot", "read").secret
 
     async def scenario() -> list[dict[str, Any]]:
         anonymous = await get("/streams/account/")
-        assert anonymous.status_code == 401 and json.loads(anonymous.content)["code"] == "unauthenticated"
+        assert (
+            anonymous.status_code == 401
+            and json.loads(anonymous.content)["code"] == "unauthenticated"
+        )
         stream = await open_stream("/streams/account/", Authorization=f"Bearer {secret}")
 
         def invite_and_start() -> Game:
@@ -162,7 +186,13 @@ def test_the_account_stream_says_your_turn_and_invitations(streams_on, anna, ben
 
         game = await sync_to_async(invite_and_start)()
         events = [await stream.event() for _ in range(2)]
-        acting = await sync_to_async(lambda: Game.objects.get(pk=game.pk).seats.get(number=Game.objects.get(pk=game.pk).acting_seat).user_id)()
+        acting = await sync_to_async(
+            lambda: (
+                Game.objects.get(pk=game.pk)
+                .seats.get(number=Game.objects.get(pk=game.pk).acting_seat)
+                .user_id
+            )
+        )()
         if acting == ben.pk:
             events.append(await stream.event())
         await stream.close()
@@ -176,7 +206,9 @@ def test_the_account_stream_says_your_turn_and_invitations(streams_on, anna, ben
         assert kinds[2] == "your_turn"
 
 
-def test_a_revoked_tokens_stream_ends_at_the_next_event(streams_on, anna, ben, django_capture_on_commit_callbacks):
+def test_a_revoked_tokens_stream_ends_at_the_next_event(
+    streams_on, anna, ben, django_capture_on_commit_callbacks
+):
     game = started_game(anna, ben)
     made = tokens.create(ben, "bot", "read")
 
