@@ -219,7 +219,6 @@ async def idle_streams(stack: LiveStack, players: Players, game: int) -> list[st
     await asyncio.sleep(3)
     after = rss_kb(pid)
     per_stream = (after - before) / IDLE_STREAMS
-    cpu_before, started = cpu_seconds(pid), time.monotonic()
     keepalives = [0]
 
     async def drain(reader: asyncio.StreamReader) -> None:
@@ -230,6 +229,9 @@ async def idle_streams(stack: LiveStack, players: Players, game: int) -> list[st
             keepalives[0] += chunk.count(b": keepalive")
 
     drains = [asyncio.ensure_future(drain(reader)) for reader, _ in streams]
+    await asyncio.sleep(2)  # what came while they were being opened is read first
+    keepalives[0] = 0
+    cpu_before, started = cpu_seconds(pid), time.monotonic()
     await asyncio.sleep(IDLE_SECONDS)
     idle_cpu = cpu_seconds(pid) - cpu_before
     window = time.monotonic() - started

@@ -34,6 +34,11 @@ QUEUE_SIZE = 64  # events waiting for one slow client; past that it is dropped (
 Event = tuple[str, str, str]  # id, kind, JSON data
 
 
+def frame(event_id: str, kind: str, data: str) -> bytes:
+    """An event as Server-Sent Events write it."""
+    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n".encode()
+
+
 class Hub:
     def __init__(self, url: str) -> None:
         import redis.asyncio as aioredis
@@ -101,8 +106,10 @@ class Hub:
         if not queues:
             return
         event_id, kind, data = raw.decode().split(" ", 2)
+        # Parsed and framed once for every stream on the channel.
+        item = (channels.event_id(event_id), frame(event_id, kind, data))
         for queue in list(queues):
-            _offer(queue, (event_id, kind, data))
+            _offer(queue, item)
 
     async def _tick(self) -> None:
         while True:

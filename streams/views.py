@@ -121,10 +121,6 @@ def _stream(
     return response
 
 
-def _frame(event_id: str, kind: str, data: str) -> bytes:
-    return f"id: {event_id}\nevent: {kind}\ndata: {data}\n\n".encode()
-
-
 async def _events(
     events: hub.Hub,
     queue: Any,
@@ -143,7 +139,7 @@ async def _events(
                 yield b"event: reset\ndata: {}\n\n"
             for event_id, kind, data in missed or []:
                 seen = channels.event_id(event_id)
-                yield _frame(event_id, kind, data)
+                yield hub.frame(event_id, kind, data)
         while True:
             item = await queue.get()
             if item is hub.END:
@@ -153,14 +149,13 @@ async def _events(
                     return
                 yield b": keepalive\n\n"
                 continue
-            event_id, kind, data = item
-            number = channels.event_id(event_id)
+            number, framed = item
             if seen is not None and number is not None and number <= seen:
                 continue
             if check is not None and not await check():
                 return
             seen = number
-            yield _frame(event_id, kind, data)
+            yield framed
     finally:
         events.forget(channel, queue)
         await sync_to_async(limits.close_stream)(counter)
