@@ -68,7 +68,8 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
     with translation.override(translation.get_language_from_request(request)):
         response = await _answer(request)
     headers = [
-        (name.encode("latin-1"), value.encode("latin-1")) for name, value in response.items()
+        (name.lower().encode("latin-1"), value.encode("latin-1"))  # ASGI: lower-case names
+        for name, value in response.items()
     ]
     await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     if not isinstance(response, views.EventStream):

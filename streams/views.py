@@ -21,6 +21,7 @@ from typing import Any
 from allauth.account.adapter import get_adapter
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
@@ -77,8 +78,7 @@ def _may_watch(request: HttpRequest, user: Any, pk: int) -> bool:
     is_public, invite_token = row
     if is_public or versions.valid_poll_token(pk, request.GET.get("p")):
         return True
-    if user is not None:
-        request.user = user  # what the page's own check reads
+    request.user = user if user is not None else AnonymousUser()  # what the page's check reads
     return _may_see_private_game(request, pk, invite_token)
 
 
