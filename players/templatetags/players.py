@@ -61,7 +61,9 @@ def player_link(who: Any, seat: int | None = None, label: str = "") -> str:
     text = label or name
     if url is None:
         return format_html('<span class="player-name">{}</span>', text)
-    if getattr(user, "bot_account", False):  # a program's account (api/bots.py): marked
+    # A program's account (api/bots.py) is marked; read only if loaded (a list that loaded its
+    # users with .only() must not pay a query per name).
+    if vars(user).get("bot_account", False):
         return format_html(
             '<a class="player-link" href="{}">{}</a> '
             '<span class="badge badge-quiet bot-mark">{}</span>',
