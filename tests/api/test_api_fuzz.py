@@ -107,7 +107,8 @@ def _aim(case: Any, operation: Any, world: World, data: st.DataObject) -> tuple[
     params = case.path_parameters or {}
     if real and "pk" in params:
         playing = [g.pk for g in world.active]
-        params["pk"] = data.draw(st.sampled_from(playing + world.ids))
+        moves = operation.path.endswith("/move")  # a real move: in a game being played
+        params["pk"] = data.draw(st.sampled_from(playing if moves else playing + world.ids))
     if real and "name" in params:
         params["name"] = data.draw(st.sampled_from(world.names))
     target = next((g for g in world.active if params.get("pk") == g.pk), world.public)
@@ -144,10 +145,10 @@ def fuzz_operation(operation: Any, world: World) -> None:
     @given(case=strategies, actor=st.sampled_from(ACTORS), data=st.data())
     def fuzz(case: Any, actor: str, data: st.DataObject) -> None:
         real, target = _aim(case, operation, world, data)
-        if real and moves and data.draw(st.booleans()):
-            actor = "acting"
-        user = world.user(actor, target)
         scope = data.draw(st.sampled_from(["read", "play", "play"]))
+        if real and moves:  # the acting player's legal move, half the time: some must apply
+            actor, scope = "acting", "play"
+        user = world.user(actor, target)
         path, query, body = _request(case)
         legal = rules.legal_actions(target.load_state())
         if real and moves and legal:
