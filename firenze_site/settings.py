@@ -69,6 +69,11 @@ INSTALLED_APPS = [
     "notifications",
     "players",
     "chat",
+    # The public API (/api/v1/, personal tokens, bot accounts) and the live event streams.
+    "ninja",
+    "corsheaders",
+    "api",
+    "streams",
 ]
 
 MIDDLEWARE = [
@@ -76,6 +81,8 @@ MIDDLEWARE = [
     # the stack runs; it adds the headers of the middleware below itself (games/poll.py).
     "games.poll.PollMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # CORS for /api/ only, and closed unless API_CORS_ORIGINS names origins (api/ docs).
+    "corsheaders.middleware.CorsMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -91,6 +98,8 @@ MIDDLEWARE = [
     "firenze_site.language.LanguageMiddleware",
     # Times in the player's own zone (account setting, or the browser's for visitors).
     "accounts.middleware.TimeZoneMiddleware",
+    # Bot accounts play through the API only: their game and table-talk posts are refused.
+    "api.middleware.BotAccountMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"
@@ -112,6 +121,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.context_processors.game_tagline",  # and the site's name
+                "streams.context_processors.live_streams",
             ],
         },
     },
@@ -457,3 +467,20 @@ LOGGING = {
 
 # The game a new table plays: the name of an engine registered in games.rules.registry.
 GAMES_DEFAULT_ENGINE = "firenze"
+
+# --- Public API and live streams (api/, streams/; docs/api.md) ----------------------------------
+# Browsers may call /api/ from these origins only (none by default: CORS stays closed). The API
+# authenticates with tokens, never cookies, so no credentials are allowed cross-origin.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+# Live event streams (Server-Sent Events, served by an ASGI server: uvicorn) need a Redis for
+# their pub/sub and short event logs: STREAMS_REDIS_URL, else the cache's Redis. Without one
+# (`make run` on its defaults) there are no streams and pages poll as before.
+STREAMS_REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "") or (
+    _cache_url if _cache_url.startswith(("redis://", "rediss://")) else ""
+)
+# Seconds between the comment lines that keep an idle stream open through proxies.
+STREAMS_KEEPALIVE_SECONDS = float(os.environ.get("STREAMS_KEEPALIVE_SECONDS", "45"))
+# A stream ends after this long (the client reconnects with Last-Event-ID and is checked again).
+STREAMS_MAX_SECONDS = float(os.environ.get("STREAMS_MAX_SECONDS", "3600"))

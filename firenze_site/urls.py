@@ -31,5 +31,10 @@ urlpatterns = [
     # The preferences table, webhook and devices.
     path("accounts/notifications/", include("notifications.settings_urls")),
     path("admin/", admin.site.urls),
+    # The public JSON API (api/), its schema and docs, and the personal tokens' page.
+    path("api/v1/", include("api.v1_urls")),
+    path("accounts/api/", include("api.urls")),
+    # Live event streams (streams/: async views, served by uvicorn).
+    path("streams/", include("streams.urls")),
     path("healthz", healthz, name="healthz"),
 ]

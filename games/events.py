@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# game, seat (int), step (int, the move's number), by_bot (bool), timeout (bool): a move was
-# stored and the game's version raised. Sent before turn_passed / game_over.
+# game, seat (int), step (int, the move's number), by_bot (bool), timeout (bool), seats (the
+# game's Seat rows if the move read them, or None): a move was stored and the game's version
+# raised. Sent before turn_passed / game_over.
 move_made = Signal()
 # game, step: a move was taken back (the game's version raised).
 move_undone = Signal()

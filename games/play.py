@@ -159,7 +159,7 @@ def store_step(
         raise Conflict(str(STALE)) from None
     _save(game, step.after, turn_passed=turn_passed, seats=seats)
     events.move_made.send(
-        Game, game=game, seat=seat, step=step.number, by_bot=by_bot, timeout=timeout
+        Game, game=game, seat=seat, step=step.number, by_bot=by_bot, timeout=timeout, seats=seats
     )
     if step.over:  # the history's record and the ratings are written by its receivers
         events.game_over.send(Game, game=game, state=step.after)

@@ -16,6 +16,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
 
 def profile_url(user: Any) -> str | None:
@@ -52,6 +53,16 @@ def player_link(who: Any, seat: int | None = None, label: str = "") -> SafeStrin
     text = label or name
     if url is None:
         return format_html('<span class="player-name">{}</span>', text)
+    # A program's account (api/bots.py) is marked; read only if loaded (a list that loaded its
+    # users with .only() must not pay a query per name).
+    if vars(user).get("bot_account", False):
+        return format_html(
+            '<a class="player-link" href="{}">{}</a> '
+            '<span class="badge badge-quiet bot-mark">{}</span>',
+            url,
+            text,
+            pgettext("a bot account's mark beside its name", "bot"),
+        )
     return format_html('<a class="player-link" href="{}">{}</a>', url, text)
 
 

@@ -23,8 +23,12 @@ from games.models import Game, Move, Seat
 from games.results import standings
 from games.rules import protocol
 from players import ratings
-from players.models import GameRecord, Rating, SeatResult
+from players.models import BotPoolRating, GameRecord, Rating, SeatResult
 
+BOT_POOL_RULE = _(
+    "Games with a bot account (a program playing through the API) are rated apart, in the "
+    "bot pool, by the same rule."
+)
 RATED_RULE = _(
     "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
     "played no more than half of any player's steps (a resignation does not count: it is a "
@@ -110,9 +114,13 @@ def record_game_end(
             )
         )
     record.rated = not imported and is_rated(results)
+    record.bot_pool = not imported and is_rated(results, pool="bots")
     if record.rated:
         record.save(update_fields=["rated"])
         apply_ratings(results)
+    elif record.bot_pool:  # rated apart: its ratings are not the people's (no chart points)
+        record.save(update_fields=["bot_pool"])
+        apply_ratings(results, model=BotPoolRating, note=False)
     SeatResult.objects.bulk_create(results)
     return record
 
@@ -134,35 +142,41 @@ def _activity(game: Game) -> dict[str, Any]:
     return {"by_seat": by_seat, "started": started}
 
 
-def is_rated(results: list[SeatResult]) -> bool:
+def is_rated(results: list[SeatResult], pool: str = "people") -> bool:
     """People only, each of whom played at least half of their steps, except those who
     resigned: the bot's steps after a resignation do not make the game unrated (conceding is a
-    loss, not a way out of one)."""
-    return len(results) >= 2 and all(
+    loss, not a way out of one). Bot accounts count as people who play, but a game with one is
+    rated in the bot pool (``pool="bots"``), never among people."""
+    accounts = len(results) >= 2 and all(
         r.user_id is not None and not r.bot and (r.resigned or 2 * r.bot_steps <= r.steps)
         for r in results
     )
+    with_bots = accounts and any(r.user is not None and r.user.bot_account for r in results)
+    return with_bots if pool == "bots" else accounts and not with_bots
 
 
-def apply_ratings(results: list[SeatResult]) -> None:
+def apply_ratings(
+    results: list[SeatResult], *, model: type[Rating | BotPoolRating] = Rating, note: bool = True
+) -> None:
     """Rate the game: lock the players' rating rows (two games ending at once for one player
-    must not lose an update), compute, store, and note each player's new rating on the result."""
+    must not lose an update), compute, store, and (``note``) note each player's new rating on
+    the result. ``model`` is the pool: Rating among people, BotPoolRating with bot accounts."""
     user_ids = [r.user_id for r in results if r.user_id is not None]
-    assert len(user_ids) == len(results)  # a rated game: people only (is_rated)
-    Rating.objects.bulk_create(
-        [
-            Rating(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
-            for uid in user_ids
-        ],
-        ignore_conflicts=True,
-    )
-    rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids)}
+    assert len(user_ids) == len(results)  # a rated game: accounts only (is_rated)
+    fresh: list[Any] = [  # of the pool's model (mypy reads a union of models as neither)
+        model(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
+        for uid in user_ids
+    ]
+    model.objects.bulk_create(fresh, ignore_conflicts=True)
+    rows = {r.user_id: r for r in model.objects.select_for_update().filter(user_id__in=user_ids)}
     before = [ratings.Skill(rows[u].mu, rows[u].sigma, rows[u].games) for u in user_ids]
     after = ratings.rate(before, [r.place for r in results])
     for result, uid, old, new in zip(results, user_ids, before, after, strict=True):
         row = rows[uid]
         row.mu, row.sigma, row.games, row.shown = new.mu, new.sigma, new.games, new.shown
         row.save(update_fields=["mu", "sigma", "games", "shown", "updated"])
+        if not note:
+            continue
         result.rating_mu, result.rating_sigma = new.mu, new.sigma
         result.rating_shown = new.shown
         result.rating_change = new.shown - old.shown

@@ -94,3 +94,36 @@
     focusPanel();
   }
 })();
+
+// Live updates (templates/games/game.html, #live): htmx's SSE extension holds the game's event
+// stream, and each event triggers the poller at once. While the stream is open the 5-second
+// poll stands down (it still runs once a minute, a safety net); when the stream fails the poll
+// goes on as before, and when it opens again the poller asks at once for what it missed.
+(function () {
+  "use strict";
+  var live = false;
+  var wasDown = false;
+  var skipped = 0;
+
+  function poll() {
+    var poller = document.getElementById("poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "refresh");
+  }
+
+  document.addEventListener("htmx:sseOpen", function () {
+    live = true;
+    if (wasDown) poll();
+    wasDown = false;
+  });
+  document.addEventListener("htmx:sseError", function () {
+    live = false;
+    wasDown = true;
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail || {};
+    if (!live || !detail.elt || detail.elt.id !== "poller") return;
+    if (detail.requestConfig && detail.requestConfig.triggeringEvent) return; // an event, not the timer
+    skipped += 1;
+    if (skipped % 12 !== 0) event.preventDefault();
+  });
+})();

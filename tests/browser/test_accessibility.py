@@ -97,6 +97,7 @@ PAGES = [
     ("profile", None, "/players/anna/"),
     ("leaderboard", None, "/players/"),
     ("account", "anna", "/accounts/profile/"),
+    ("api-tokens", "anna", "/accounts/api/"),
     ("away", "anna", "/games/away/"),
     ("rules", None, "/rules/"),
     ("email-unsubscribe", None, "{unsubscribe}"),
