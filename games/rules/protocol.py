@@ -130,8 +130,12 @@ class Engine(Protocol):
         names: list[str],
         colours: list[str],
         moves: list[dict[str, Any]],
+        *,
+        live: bool = True,
     ) -> dict[str, Any]:
-        """What the game page draws, from the viewer's seat: at least my_turn, acting_name,
+        """What the game page draws, from the viewer's seat (``live`` False once the game has
+        ended, however it ended: a resignation leaves the engine's state mid-turn, so only the
+        platform knows; then no choices and no hints about the next turn): at least my_turn, acting_name,
         can_undo, final (the score breakdown or None) and players, one dict per seat with
         seat, name, colour, initial, is_me, is_acting and score (score_change optional); board_hint
         (a line under the choices) optional; anything else the engine's parts read."""

@@ -211,10 +211,10 @@ class NimEngine:
     def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
         return [("Jokers kept", str(tallies.get("jokers") or 0))]
 
-    def page_context(self, state, viewer, names, colours, moves) -> dict[str, Any]:
+    def page_context(self, state, viewer, names, colours, moves, *, live=True) -> dict[str, Any]:
         view = self.player_view(state, viewer)
         acting = view["acting_seat"]
-        my_turn = viewer is not None and acting == viewer
+        my_turn = live and viewer is not None and acting == viewer
         return {
             "view": view,
             "my_turn": my_turn,

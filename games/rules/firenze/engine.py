@@ -140,10 +140,12 @@ class FirenzeEngine:
         names: list[str],
         colours: list[str],
         moves: list[dict[str, Any]],
+        *,
+        live: bool = True,
     ) -> dict[str, Any]:
         from games.rules.firenze.presenters import game_context
 
-        context = game_context(state, viewer, names, colours, moves)
+        context = game_context(state, viewer, names, colours, moves, live=live)
         context["board_hint"] = gettext(
             "You can also click the board: a card to take it, a tower to add a brick, a "
             "commission to fulfil it, a brick to pay with it."

@@ -708,16 +708,22 @@ def game_context(
     names: list[str],
     colours: list[str],
     moves: list[Any],
+    *,
+    live: bool = True,
 ) -> dict[str, Any]:
     """Everything the board, panel and players partials need, from one seat's point of view.
     ``moves``: the moves loaded for the log (oldest first); their stored changes light up
-    what the last turn did."""
+    what the last turn did. Not ``live`` (the game has ended, perhaps mid-turn by a
+    resignation): no choices, no highlights, no prices or next balcony."""
     view = rules.player_view(state, viewer)
+    live = live and view["phase"] != "over"
+    if not live:  # nobody acts any more, whatever the state was in the middle of
+        view = {**view, "acting_seat": None, "pending": None}
     acting = view["acting_seat"]
     my_turn = viewer is not None and acting == viewer
     legal = rules.legal_actions(state) if my_turn else []
     found = board_choices(view, legal, names)
-    lit = highlights(moves, view["turn_no"])
+    lit = highlights(moves, view["turn_no"]) if live else Highlights()
     players = _players(view, viewer, names, colours, lit, found, rules.scores(state))
     me = players[viewer] if viewer is not None else None
     hand = (
@@ -731,6 +737,7 @@ def game_context(
     towers = board_towers(view, names, colours, lit, found["squares"])
     return {
         "view": view,
+        "live": live,
         "my_turn": my_turn,
         "acting_name": names[acting] if acting is not None else None,
         "phase_steps": [{"key": k, "name": n, "current": k == view["phase"]} for k, n in PHASES],
@@ -747,7 +754,9 @@ def game_context(
         "towers": towers,
         "next_balcony": next(
             ({**sq, "color": t["color"]} for t in towers for sq in t["levels"] if sq["next"]), None
-        ),
+        )
+        if live
+        else None,
         "levels": sorted({sq["level"] for t in towers for sq in t["levels"]}, reverse=True),
         "row": _row(view, lit, found),
         "event": (
