@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -238,8 +238,10 @@ def records_in_order(ids: list[int]) -> list[GameRecord]:
     """The records with these ids, in this order, each with its seats in finishing order and
     their players (two queries)."""
     seats = SeatResult.objects.select_related("user").order_by("place", "seat")
-    found = GameRecord.objects.filter(pk__in=ids).prefetch_related(
-        Prefetch("results", queryset=seats)
+    found = (
+        GameRecord.objects.filter(pk__in=ids)
+        .annotate(game_name=F("game__name"))  # the title lists show: a join on the key
+        .prefetch_related(Prefetch("results", queryset=seats))
     )
     by_id = {record.pk: record for record in found}
     return [by_id[pk] for pk in ids if pk in by_id]

@@ -58,6 +58,7 @@ class ListedGame:
     unrated_why: str
     standings: list[Standing]
     score_unit: str = ""
+    title: str = ""  # the game's name, or "Game 12"
 
 
 def _days(record: Any) -> str:
@@ -119,6 +120,8 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                 ),
                 standings=standings,
                 score_unit=record.score_unit,
+                title=getattr(record, "game_name", "")
+                or gettext("Game %(number)s") % {"number": record.pk},
             )
         )
     return rows
