@@ -177,6 +177,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
                 _("%(public_name)s already has a seat in this game.")
                 % {"public_name": user.public_name}
             )
+        # Invited already, by name or by an address of theirs: the same one invitation.
         invitation = Invitation.objects.filter(game=game, user=user).first()
         if invitation is not None:
             return invitation
@@ -190,11 +191,14 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
     return invitation
 
 
-def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None) -> Invitation:
+def invite_by_email(
+    game: Game, by: Any, email: str, *, before_email: Any = None
+) -> Invitation | None:
     """Invite whoever reads this address. An account with it (a confirmed address) is invited
     like by name; an address without one gets an email whose link leads through sign-up to
-    the seat. Either way the inviter learns nothing about accounts: the same answer, and the
-    invitation is listed under the address, shown to the creator only."""
+    the seat. Either way the inviter gets the same answer, and the invitation is listed
+    under the address, shown to the creator only. A person seated or invited already (by
+    display name) is not invited again: no second row, no second email (None then)."""
     address = email.strip()
     with transaction.atomic():
         game = _lock_open(game)
@@ -206,8 +210,8 @@ def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None
         known = user is not None and (
             game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
         )
-        if known:  # seated or invited already: the address is listed, nobody is emailed again
-            return Invitation.objects.create(game=game, email=address, invited_by=by)
+        if known:  # seated or invited already: one person, one invitation
+            return game.invitations.filter(user=user).first()
         if before_email is not None:
             before_email(user if user is not None else address.lower())
         invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
