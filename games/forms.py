@@ -239,3 +239,18 @@ class CancelAbsenceForm(forms.Form):
             "max_value": _("There is no such absence to cancel."),
         },
     )
+
+
+class RevokeForm(forms.Form):
+    """Which invitation the creator withdraws; none: the game's shared link is replaced."""
+
+    invitation = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        error_messages={
+            "invalid": _("There is no such invitation to withdraw."),
+            "min_value": _("There is no such invitation to withdraw."),
+            "max_value": _("There is no such invitation to withdraw."),
+        },
+    )

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import events
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
-from games.models import TIME_LIMITS, Game, Invitation, Seat
+from games.models import TIME_LIMITS, Game, Invitation, Seat, new_token
 from games.play import queue_bots
 from games.rules import registry
 
@@ -72,13 +72,21 @@ def _free_seats(game: Game) -> int:
 
 
 def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
-    """Take an open seat: public games for anyone, invite-only with an invitation or the link."""
+    """Take an open seat: public games for anyone, invite-only with an invitation or a live
+    invite link. A link seats one player: the game's shared link is replaced by a new one
+    (the creator's page shows it), an invitee's own link goes with their invitation."""
     with transaction.atomic():
         game = _lock_open(game)
         if game.seats.filter(user=user).exists():
             raise Conflict(_("You already have a seat in this game."))
         invited = game.invitations.filter(user=user).exists()
-        if not (game.is_public or invited or token == game.invite_token):
+        by_link = not game.is_public and not invited and bool(token) and game.admits(token or "")
+        if not (game.is_public or invited or by_link):
+            if token:
+                raise NotAllowed(
+                    _("This invite link no longer works: it was used or withdrawn. Ask the "
+                      "game's creator for a new one.")
+                )  # fmt: skip
             raise NotAllowed(_("This game is by invitation only."))
         if _free_seats(game) <= 0:
             raise Conflict(_("All seats of this game are taken."))
@@ -88,10 +96,37 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
         except IntegrityError:
             raise Conflict(_("You already have a seat in this game.")) from None
         game.invitations.filter(user=user).delete()
+        if by_link:
+            _use_link(game, token or "")
         _when_full(game, by=user)
     if game.is_active:
         queue_bots(game)
     return seat
+
+
+def _use_link(game: Game, token: str) -> None:
+    """A link that seated someone opens nothing more."""
+    if token == game.invite_token:
+        game.invite_token = new_token()
+        game.save(update_fields=["invite_token"])
+    else:
+        game.invitations.filter(token=token).delete()
+
+
+def revoke(game: Game, by: Any, invitation_id: int | None = None) -> None:
+    """The creator withdraws an invitation (its link with it), or, without one, replaces the
+    game's shared link so the old one opens nothing."""
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed(_("Only the game's creator can withdraw invitations."))
+        if invitation_id is None:
+            game.invite_token = new_token()
+            game.save(update_fields=["invite_token"])
+            return
+        deleted, _counts = game.invitations.filter(pk=invitation_id).delete()
+        if not deleted:
+            raise RequestRefused(_("There is no such invitation to withdraw."))
 
 
 def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
@@ -214,7 +249,9 @@ def invite_by_email(
             return game.invitations.filter(user=user).first()
         if before_email is not None:
             before_email(user if user is not None else address.lower())
-        invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
+        invitation = Invitation.objects.create(
+            game=game, email=address, user=user, invited_by=by, token=new_token()
+        )
         if user is not None:
             events.invited.send(Game, game=game, user=user, by=by)
         else:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import archive, views
+from . import archive, invitations, views
 
 app_name = "games"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path("games/<int:pk>/bot/", views.add_bot, name="add_bot"),
     path("games/<int:pk>/seats/<int:seat_id>/remove/", views.remove_seat, name="remove_seat"),
     path("games/<int:pk>/invite/", views.invite, name="invite"),
+    path("games/<int:pk>/invite/revoke/", invitations.revoke, name="revoke"),
     path("games/<int:pk>/start/", views.start, name="start"),
     path("games/<int:pk>/move/", views.move, name="move"),
     path("games/<int:pk>/undo/", views.undo, name="undo"),

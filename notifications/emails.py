@@ -358,7 +358,7 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
         "site_url": settings.SITE_URL.rstrip("/"),
         "by": invitation.invited_by.public_name,
         "game_title": game.title,
-        "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
+        "game_url": links.absolute(reverse("games:invite_link", args=[invitation.link_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),
         "players": seat_names(list(game.seats.select_related("user"))),
