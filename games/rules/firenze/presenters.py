@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.rules.firenze import rules
-from games.rules.firenze.card_texts import card_text
+from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
@@ -636,6 +636,8 @@ def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[
             {
                 **r,
                 "text": card_text(r["card"]),
+                "help": card_help(r["card"]),
+                "help_id": f"help-row-{slot}",
                 "anchor": card_anchor(r["card"]),
                 "brick_list": [
                     {**b, "choice": found["row_bricks"].get((slot, b["color"]))}
@@ -728,8 +730,15 @@ def game_context(
     me = players[viewer] if viewer is not None else None
     hand = (
         [
-            {"card": c, "kind": CARDS[c].kind, "text": card_text(c), "anchor": card_anchor(c)}
-            for c in me["hand"]
+            {
+                "card": c,
+                "kind": CARDS[c].kind,
+                "text": card_text(c),
+                "help": card_help(c),
+                "help_id": f"help-hand-{i}",
+                "anchor": card_anchor(c),
+            }
+            for i, c in enumerate(me["hand"])
         ]
         if me
         else []
@@ -763,6 +772,8 @@ def game_context(
             {
                 **view["event"],
                 "text": card_text(view["event"]["card"]),
+                "help": card_help(view["event"]["card"]),
+                "help_id": "help-event",
                 "anchor": card_anchor(view["event"]["card"]),
                 "brick_list": bricks_list(view["event"]["bricks"]),
             }
@@ -777,11 +788,14 @@ def game_context(
             {
                 **c,
                 "text": card_text(c["card"]),
+                "help": card_help(c["card"]),
+                "help_id": f"help-church-{i}",
+                "kind": CARDS[c["card"]].kind,
                 "anchor": card_anchor(c["card"]),
                 "sealed_names": [names[s] for s in c["sealed"]],
                 "choice": found["church"].get(c["card"]),
             }
-            for c in view["church"]
+            for i, c in enumerate(view["church"])
         ],
         "church_changed": lit.church,
         # The engine's final scoring per seat, for the score breakdown (games/scoresheet.py);
