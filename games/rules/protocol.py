@@ -138,7 +138,7 @@ class Engine(Protocol):
         platform knows; then no choices and no hints about the next turn): at least my_turn, acting_name,
         can_undo, final (the score breakdown or None) and players, one dict per seat with
         seat, name, colour, initial, is_me, is_acting and score (score_change optional); board_hint
-        (a line under the choices) optional; anything else the engine's parts read."""
+        (a line under the choices) and undo_note (why no undo is offered mid-turn) optional; anything else the engine's parts read."""
         ...
 
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...

@@ -14,6 +14,7 @@ from tests.web.helpers import (
     fast_forward,
     game_page,
     offered_actions,
+    post_move,
     play_greedy,
     signed_in,
     started_game,
@@ -65,3 +66,24 @@ def test_a_move_posted_to_a_finished_game_is_refused_without_controls(anna, ben)
     )
     raw = response.content.decode()
     assert "This game is over" in html.unescape(raw) and offered_actions(raw) == []
+
+
+def test_it_says_why_undo_is_gone_after_a_card_was_revealed(anna, ben):
+    from games.rules.firenze import rules as firenze
+
+    game = started_game(anna, ben, seed=7)
+    acting = game.seats.get(number=game.acting_seat).user
+    browser = signed_in(acting)
+    page = game_page(browser, game)
+    assert "No undo" not in html.unescape(page)  # nothing to take back yet
+    state = game.load_state()
+    for action in offered_actions(page):
+        after = firenze.apply_action(state, action)
+        if firenze.acting_seat(after) == game.acting_seat and not firenze.can_undo(after):
+            break
+    else:
+        pytest.fail("no step that draws at random was offered")
+    post_move(browser, game, action, game.version)
+    page = html.unescape(game_page(browser, game))
+    assert "↶ Undo" not in page
+    assert "No undo: your last step revealed something new" in page

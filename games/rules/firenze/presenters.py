@@ -757,6 +757,7 @@ def game_context(
         "fulfil_blocked": fulfil_blocked(view, names) if my_turn else "",
         "groups": action_groups(view, legal, names),
         "can_undo": my_turn and rules.can_undo(state),
+        "undo_note": undo_note(state, viewer, moves) if my_turn else "",
         "players": players,
         "me": me,
         "hand": hand,
@@ -813,6 +814,20 @@ def game_context(
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),
     }
+
+
+def undo_note(state: rules.State, viewer: int | None, moves: list[Any]) -> str:
+    """Why the undo button went away in the middle of the player's turn: a step of theirs drew
+    something at random (a card, a tile), which no undo may go back past."""
+    if rules.can_undo(state):
+        return ""
+    turn_no = state.turn_no
+    if not any(m.turn == turn_no and m.seat == viewer for m in moves):
+        return ""  # the turn has just begun: there is nothing to take back
+    return _(
+        "No undo: your last step revealed something new (a card or tile drawn at random), and "
+        "no step can be taken back past that."
+    )
 
 
 def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:
