@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -544,3 +544,13 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts:%Y-%m-%d} to {self.ends:%Y-%m-%d}"
+
+    @property
+    def first_day(self) -> date:
+        """The first day away as the player entered it (in their time zone)."""
+        return timezone.localtime(self.starts).date()
+
+    @property
+    def last_day(self) -> date:
+        """The last day away as entered: the absence ends at the midnight after it."""
+        return timezone.localtime(self.ends - timedelta(microseconds=1)).date()
