@@ -35,9 +35,9 @@ _PAGE_NUMBER = re.compile(r"[0-9]{1,7}")
 
 
 class HistoryFilters(forms.Form):
-    player = forms.CharField(label=gettext_lazy("Player"), max_length=24, required=False)
+    player = forms.CharField(label=gettext_lazy("Played by"), max_length=24, required=False)
     players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"),
+        label=gettext_lazy("Number of players"),
         choices=[
             ("", gettext_lazy("Any number")),
             ("2", gettext_lazy("2 players")),
@@ -256,6 +256,13 @@ def page_number(raw: str | None, notes: list[str]) -> int:
     return int(raw)
 
 
+def only_pages(last: int) -> str:
+    """The note for a page number past the end ("There is only one page")."""
+    if last == 1:
+        return _("There is only one page; here it is.")
+    return _("There are only %(last)s pages; here is the last one.") % {"last": last}
+
+
 def list_page(rows: QuerySet, number: int, notes: list[str]) -> ListPage:
     """Page `number` of `rows` (ids, in order), with the total counted up to COUNT_CAP."""
     counted = rows[: COUNT_CAP + 1].count()
@@ -264,16 +271,14 @@ def list_page(rows: QuerySet, number: int, notes: list[str]) -> ListPage:
         last = max(1, -(-counted // PER_PAGE))
         if number > last:
             if counted:
-                notes.append(
-                    _("There are only %(last)s pages; here is the last one.") % {"last": last}
-                )
+                notes.append(only_pages(last))
             number = last
     start = (number - 1) * PER_PAGE
     ids = list(rows[start : start + PER_PAGE + 1])
     if capped and not ids and number > 1:  # past the end of a list too long to count
         counted, capped = rows.count(), False
         number = max(1, -(-counted // PER_PAGE))
-        notes.append(_("There are only %(last)s pages; here is the last one.") % {"last": number})
+        notes.append(only_pages(number))
         start = (number - 1) * PER_PAGE
         ids = list(rows[start : start + PER_PAGE + 1])
     return ListPage(number, ids[:PER_PAGE], counted, capped, len(ids) > PER_PAGE)

@@ -732,12 +732,13 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("You resigned this game."))
         return redirect(game_url(game))
-    staying = game.seats.filter(resigned_at=None).exclude(pk=seat.pk)
-    people = staying.filter(bot="").exists()
+    staying = list(game.seats.filter(resigned_at=None).exclude(pk=seat.pk).select_related("user"))
+    people = any(not s.bot for s in staying)
     context = {
         "game": game,
         "form": form,
-        "ends_game": staying.count() <= 1 or not people,
+        "ends_game": len(staying) <= 1 or not people,
+        "winner_name": staying[0].name if len(staying) == 1 else "",
         "page_title": _("Resign %(title)s · Firenze") % {"title": game.title},
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)

@@ -28,7 +28,6 @@ from django.utils.translation import pgettext
 from firenze_site.language import language_of_user
 from games.models import Game, Move, Seat, time_limit_label
 from games.results import standings
-from games.wording import in_sentence
 from notifications import links, preferences
 from notifications.models import Notification
 
@@ -154,8 +153,7 @@ def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
         "profile_url": links.absolute(reverse("notification_settings:page")),
         "unsubscribe_url": links.unsubscribe_url(user, kind),
         "unsubscribe_label": (
-            _("Stop %(label_lower)s emails")
-            % {"label_lower": in_sentence(preferences.KIND_LABELS[kind])}
+            _("Stop “%(label)s” emails") % {"label": preferences.KIND_LABELS[kind]}
             if kind
             else _("Unsubscribe from all game emails")
         ),

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.history import find_player, page_number
+from games.history import find_player, only_pages, page_number
 from players import profiles
 from players.charts import line_chart
 from players.models import Rating
@@ -53,10 +53,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(ranked, PER_PAGE)
     if number > paginator.num_pages:
         if paginator.count:
-            notes.append(
-                _("There are only %(num_pages)s pages; here is the last one.")
-                % {"num_pages": paginator.num_pages}
-            )
+            notes.append(only_pages(paginator.num_pages))
         number = paginator.num_pages
     page = paginator.page(number)
     rows = list(page.object_list)

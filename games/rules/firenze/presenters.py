@@ -468,7 +468,7 @@ def fulfil_blocked(view: dict[str, Any], names: list[str]) -> str:
             "tower of exactly 3 levels."
         )
     if reason == "no_towers":
-        return _("Nothing to fulfil: you have no towers.")
+        return _("Nothing to fulfil: no tower stands on your construction site.")
     parts = []
     for tower in blocked["towers"]:
         color, height = tower["color"], tower["height"]
