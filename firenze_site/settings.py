@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "notifications",
     "players",
     "chat",
+    "inbox",
 ]
 
 MIDDLEWARE = [
@@ -88,6 +89,9 @@ MIDDLEWARE = [
     "firenze_site.language.LanguageMiddleware",
     # Times in the player's own zone (account setting, or the browser's for visitors).
     "accounts.middleware.TimeZoneMiddleware",
+    # The player's own parts of shared pages: the header's count of games waiting for them,
+    # "next game", their notepad (inbox/middleware.py); innermost, in their language.
+    "inbox.middleware.InboxMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"
