@@ -135,10 +135,11 @@ class Engine(Protocol):
     ) -> dict[str, Any]:
         """What the game page draws, from the viewer's seat (``live`` False once the game has
         ended, however it ended: a resignation leaves the engine's state mid-turn, so only the
-        platform knows; then no choices and no hints about the next turn): at least my_turn, acting_name,
-        can_undo, final (the score breakdown or None) and players, one dict per seat with
-        seat, name, colour, initial, is_me, is_acting and score (score_change optional); board_hint
-        (a line under the choices) and undo_note (why no undo is offered mid-turn) optional; anything else the engine's parts read."""
+        platform knows; then no choices and no hints about the next turn): at least my_turn,
+        acting_name, can_undo, final (the score breakdown or None) and players, one dict per
+        seat with seat, name, colour, initial, is_me, is_acting and score (score_change
+        optional); board_hint (a line under the choices) and undo_note (why no undo is offered
+        mid-turn) optional; anything else the engine's parts read."""
         ...
 
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
