@@ -523,9 +523,7 @@ def _render_game(
     else:  # the log is drawn already: only the last turns' changes, for the highlights
         moves = _moves(game, turn_no, whole=False, last=2)
     context.update(protocol.page_names(engine))
-    context.update(
-        engine.page_context(state, viewer, names, colours, moves, live=game.is_active)
-    )
+    context.update(engine.page_context(state, viewer, names, colours, moves, live=game.is_active))
     context["whole_log"] = whole_log
     if log_html is None:
         ended_early = game.ended_by_resignation

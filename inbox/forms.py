@@ -17,9 +17,7 @@ class NoteForm(forms.Form):
         strip=False,
         max_length=NOTE_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "true"}),
-        error_messages={
-            "max_length": _("Notes can be at most %(limit_value)d characters long.")
-        },
+        error_messages={"max_length": _("Notes can be at most %(limit_value)d characters long.")},
     )
 
     def clean_text(self) -> str:

@@ -14,8 +14,8 @@ from tests.web.helpers import (
     fast_forward,
     game_page,
     offered_actions,
-    post_move,
     play_greedy,
+    post_move,
     signed_in,
     started_game,
 )
@@ -32,7 +32,8 @@ def test_it_offers_no_move_and_no_live_hint_after_a_resignation(anna, ben):
     acting = game.seats.get(number=game.acting_seat).user
     other = ben if acting == anna else anna
     before = game_page(signed_in(acting), game)
-    assert offered_actions(before) and "next balcony" in html.unescape(before)  # the hints exist mid-game
+    # The hints exist mid-game.
+    assert offered_actions(before) and "next balcony" in html.unescape(before)
 
     resign(game.pk, other)  # the acting player is left mid-turn: the game ends at once
 
