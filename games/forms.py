@@ -254,3 +254,21 @@ class RevokeForm(forms.Form):
             "max_value": _("There is no such invitation to withdraw."),
         },
     )
+
+
+class BotsNowForm(forms.Form):
+    """ "Play against bots now": how many players in all (the bots fill the other seats)."""
+
+    num_players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[],
+        coerce=int,
+        initial=2,
+        error_messages={"invalid_choice": _("Choose how many players, bots included.")},
+    )
+
+    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        engine = engine or registry.default()
+        counts = range(engine.min_players, engine.max_players + 1)
+        self.fields["num_players"].choices = [(n, str(n)) for n in counts]

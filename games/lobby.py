@@ -335,3 +335,45 @@ def reclaim_seat(game: Game, user: Any) -> None:
         if updated and game.is_active:
             game.schedule_turn(game.turn_started_at or timezone.now())
             game.save_clock()
+
+
+def play_bots_now(user: Any, num_players: int) -> Game:
+    """One click to play: a game of the default engine with its default options, the player
+    in one seat and bots in the others; it starts at once."""
+    game = create_game(user, num_players=num_players)
+    for _seat in range(num_players - 1):
+        add_bot(game, user)
+    game.refresh_from_db()
+    return game
+
+
+def rematch(game: Game, by: Any) -> Game:
+    """A new game like a finished one (players, options, time limit, visibility, name): the
+    player asking takes a seat, the bots are seated again, every other player is invited (a
+    deleted account's seat stays open). It starts once everyone has joined."""
+    if not game.is_finished:
+        raise Conflict(_("Only a finished game can be played again."))
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == getattr(by, "pk", None) for s in seats):
+        raise NotInGame(_("Only the game's players can ask for a rematch."))
+    new = create_game(
+        by,
+        num_players=game.num_players,
+        options=dict(game.options or {}),
+        time_limit=game.time_limit,
+        is_public=game.is_public,
+        name=game.name,
+        engine_name=game.engine_name,
+    )
+    for seat in seats:
+        if seat.is_bot and not seat.former_player:
+            add_bot(new, by, seat.bot)
+    people = [s.user for s in seats if s.user is not None and s.user.pk != by.pk and not s.is_bot]
+    if people:
+        with transaction.atomic():
+            new = _lock_open(new)
+            for person in people:
+                Invitation.objects.create(game=new, user=person, invited_by=by)
+                events.invited.send(Game, game=new, user=person, by=by)
+    new.refresh_from_db()
+    return new

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import archive, invitations, views
+from . import archive, invitations, quickplay, views
 
 app_name = "games"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/mine/", views.my_games, name="mine"),
     path("games/history/", archive.history, name="history"),
     path("games/new/", views.create, name="create"),
+    path("games/bots/", quickplay.bots_now, name="bots_now"),
     path("games/invite/<str:token>/", views.invite_link, name="invite_link"),
     path("games/<int:pk>/", views.detail, name="detail"),
     path("games/<int:pk>/join/", views.join, name="join"),
@@ -27,6 +28,7 @@ urlpatterns = [
     path("games/<int:pk>/version/", views.version, name="version"),
     path("games/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
     path("games/<int:pk>/resign/", views.resign, name="resign"),
+    path("games/<int:pk>/rematch/", quickplay.rematch, name="rematch"),
     path("games/<int:pk>/log/", views.game_log, name="log"),
     path("games/<int:pk>/replay/", archive.replay, name="replay"),
     path("games/<int:pk>/export/", archive.export, name="export"),

@@ -35,6 +35,7 @@ from games import absences, limits, lobby, lobbycache, pagecache, play, poll, ve
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
+    BotsNowForm,
     CancelAbsenceForm,
     CreateGameForm,
     InviteForm,
@@ -58,7 +59,9 @@ def home(request: HttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html", {"pitch": registry.default().pitch})
+    return render(
+        request, "home.html", {"pitch": registry.default().pitch, "bots_form": BotsNowForm()}
+    )
 
 
 @never_cache
@@ -243,6 +246,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "finished_count": SeatResult.objects.filter(user=me).count(),
             "invitations": invitations,
             "watch": list(watch),
+            "bots_form": BotsNowForm(),
         },
     )
 
