@@ -23,6 +23,8 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 ADDRESS ?= 0.0.0.0:8000
 # The settings default to production; `make run` is development, so it says so.
 run: export DEBUG := true
+# Emails of the demo and the site: one line each in the terminal, kept in var/mail/.
+run: export EMAIL_BACKEND ?= firenze_site.dev_mail.EmailBackend
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py vapid_keys --dev-file
