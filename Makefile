@@ -18,6 +18,7 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 		|| $(PYTHON) -m pip install --quiet --user --break-system-packages uv
 	@test -x $(BIN)/python || $(UV) venv --quiet -p $(PYTHON) $(VENV)
 	@$(UV) sync --quiet --frozen --all-groups --compile-bytecode
+	@scripts/fetch_vnu.sh
 
 # Another address or port: make run ADDRESS=0.0.0.0:8080 (email links follow it: SITE_URL).
 ADDRESS ?= 0.0.0.0:8000

@@ -109,7 +109,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                 pk=str(record.pk),
                 url=url_with_id("games:detail", record.pk),
                 replay_url=url_with_id("games:replay", record.pk),
-                iso=finished.isoformat(),
+                iso=finished.isoformat(timespec="seconds"),
                 date=dateformat.format(finished, date_format),
                 meta=" · ".join(meta + record.option_labels),
                 unrated=unrated,
