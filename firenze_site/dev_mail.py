@@ -45,6 +45,7 @@ class EmailBackend(BaseEmailBackend):
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
             path = self.folder / f"{stamp}.eml"
             path.write_bytes(message.message().as_bytes())
-            print(summary(message, path), file=sys.stdout, flush=True)
+            # The terminal itself: a Celery worker would log its stdout as a WARNING line.
+            print(summary(message, path), file=sys.__stdout__ or sys.stdout, flush=True)
             sent += 1
         return sent

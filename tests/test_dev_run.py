@@ -11,7 +11,7 @@ from firenze_site.celery import QuietPageDrawing
 from firenze_site.dev_mail import EmailBackend
 
 
-def test_an_email_is_one_line_with_its_link_and_kept_as_a_file(tmp_path, settings, capsys):
+def test_an_email_is_one_line_with_its_link_and_kept_as_a_file(tmp_path, settings, capfd):
     settings.EMAIL_FILE_PATH = tmp_path
     message = EmailMultiAlternatives(
         subject="Your turn in Quick one",
@@ -20,7 +20,7 @@ def test_an_email_is_one_line_with_its_link_and_kept_as_a_file(tmp_path, setting
         to=["anna@example.com"],
     )
     assert EmailBackend().send_messages([message]) == 1
-    lines = capsys.readouterr().out.splitlines()
+    lines = capfd.readouterr().out.splitlines()
     assert len(lines) == 1
     assert (
         "anna@example.com: Your turn in Quick one → http://localhost:8000/email/play/3/abc/"
