@@ -5,7 +5,10 @@ here for the signed-in player on every response.
 - ``<!--inbox:count-->`` in the header: how many games wait for their move (inbox.counts).
 - ``<!--inbox:next-->`` on a game page when it is not their turn: "Next game waiting for you",
   if one does.
-- ``<!--inbox:notes:<game id>-->`` on a game page of a seated player: their private notepad.
+
+The game page's ETag (games.pagecache) says nothing of these parts, so the count is added to
+every ETag here (``"…-i3"``), and taken off again from a browser's If-None-Match when it is
+still the same: a page whose count changed is drawn anew instead of answered 304.
 
 It also records that the player looked at a game (inbox.seen) when its page, or the answer to
 their move, is served.
@@ -13,7 +16,6 @@ their move, is served.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +26,6 @@ from inbox import counts, seen
 
 COUNT = "<!--inbox:count-->"
 NEXT = "<!--inbox:next-->"
-NOTES = re.compile(r"<!--inbox:notes:(\d{1,18})-->")
 LOOKED = {"detail", "move", "undo"}  # games:... views that show the player the game
 
 
@@ -33,6 +34,9 @@ class InboxMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # The session is read lazily: only a request with an ETag to check needs the user now.
+        if request.META.get("HTTP_IF_NONE_MATCH"):
+            _strip_count(request)
         response = self.get_response(request)
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
@@ -40,6 +44,8 @@ class InboxMiddleware:
         self._record_look(request, response, user)
         if _is_html(response):
             _fill_markers(request, response, user)
+        if response.has_header("ETag"):
+            response["ETag"] = _with_count(response["ETag"], counts.waiting_count(user))
         return response
 
     @staticmethod
@@ -49,6 +55,21 @@ class InboxMiddleware:
             return
         if response.status_code in (200, 304) and "pk" in match.kwargs:
             seen.record(user, int(match.kwargs["pk"]))
+
+
+def _with_count(etag: str, count: int) -> str:
+    return f'{etag[:-1]}-i{count}"' if etag.endswith('"') else etag
+
+
+def _strip_count(request: HttpRequest) -> None:
+    """Keep the tags the browser sends that carry the player's current count, without it."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return
+    suffix = f'-i{counts.waiting_count(user)}"'
+    tags = [tag.strip() for tag in request.META["HTTP_IF_NONE_MATCH"].split(",")]
+    kept = [tag[: -len(suffix)] + '"' for tag in tags if tag.endswith(suffix)]
+    request.META["HTTP_IF_NONE_MATCH"] = ", ".join(kept)
 
 
 def _is_html(response: HttpResponse) -> bool:
@@ -70,8 +91,4 @@ def _fill_markers(request: HttpRequest, response: HttpResponse, user: Any) -> No
     if NEXT in content:
         link = render_to_string("inbox/_next.html", {"waiting": waiting})
         content = content.replace(NEXT, link)
-    if NOTES.search(content):
-        from inbox.notes import notepad
-
-        content = NOTES.sub(lambda found: notepad(request, int(found.group(1))), content, 1)
     response.content = content.encode(response.charset or "utf-8")

@@ -1,5 +1,6 @@
 """Private notes: one notepad per player per game, saved as they type (htmx, debounced) and
-shown to that player only, on the game's page, during the game and after it."""
+shown to that player only, on the game's page, during the game and after it. The game page
+is shared by many requests (games.pagecache), so the notepad is fetched on its own."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
 
 from games.models import Seat
 from inbox.forms import NoteForm
@@ -29,12 +31,16 @@ def notepad(request: HttpRequest, game_id: int) -> str:
 
 
 @login_required
-@require_POST
-def save(request: HttpRequest, pk: int) -> HttpResponse:
-    """Store the player's notes for the game; htmx gets a short status, a plain form post
-    goes back to the game. Only a seated player has notes (others get 404: nothing to see)."""
+@never_cache
+@require_http_methods(["GET", "POST"])
+def notes(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the notepad (the game page loads it); POST: store the notes, htmx gets a short
+    status, a plain form post goes back to the game. Only a seated player has notes (others
+    get 404: nothing to see)."""
     if not Seat.objects.filter(game_id=pk, user=request.user).exists():
         raise Http404(_("No such game."))
+    if request.method == "GET":
+        return HttpResponse(notepad(request, pk))
     form = NoteForm(request.POST)
     if not form.is_valid():
         error = next(iter(form.errors.values()))[0]

@@ -11,5 +11,5 @@ urlpatterns = [
     path("inbox/next/", views.next_game, name="next"),
     path("inbox/calendar/", views.calendar_settings, name="calendar_settings"),
     path("calendar/<str:token>.ics", calendar_feed.calendar, name="calendar"),
-    path("games/<int:pk>/notes/", notes.save, name="notes"),
+    path("games/<int:pk>/notes/", notes.notes, name="notes"),
 ]

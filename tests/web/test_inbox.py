@@ -187,3 +187,17 @@ def test_the_calendar_settings_refuse_bad_input(anna):
 
 def test_htmx_refresh_of_the_inbox_page_works(anna):
     assert signed_in(anna).get(reverse("inbox:inbox"), **HTMX).status_code == 200
+
+
+def test_a_cached_game_page_is_drawn_anew_when_the_count_changed(anna, ben, carla):
+    first, second = waiting_games(anna, ben, carla, 2)
+    browser = signed_in(anna)
+    page = browser.get(reverse("games:detail", args=[first.pk]))
+    etag = page["ETag"]
+    assert etag.endswith('-i2"') and header_count(page.content.decode()) == "2"
+    again = browser.get(reverse("games:detail", args=[first.pk]), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304
+    resign(second.pk, anna)
+    counts.forget([anna.pk])
+    fresh = browser.get(reverse("games:detail", args=[first.pk]), HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and header_count(fresh.content.decode()) == "1"

@@ -22,19 +22,29 @@ def notes_url(game) -> str:
     return reverse("inbox:notes", args=[game.pk])
 
 
+def notepad(browser, game) -> str:
+    """What the game page loads into its notepad (hx-get on load)."""
+    response = browser.get(notes_url(game), **HTMX)
+    return html.unescape(response.content.decode()) if response.status_code == 200 else ""
+
+
 def test_a_player_saves_notes_as_they_type_and_only_they_see_them(anna, ben, carla):
     game = started_game(anna, ben)
     mine = signed_in(anna)
-    assert 'id="notes"' in game_page(mine, game)
+    assert f'hx-get="{notes_url(game)}"' in game_page(mine, game)
     saved = mine.post(notes_url(game), {"text": SECRET}, **HTMX)
     assert saved.status_code == 200 and saved.content.decode() == "Saved."
-    assert SECRET in html.unescape(game_page(mine, game))
+    assert SECRET in notepad(mine, game)
     for other in (signed_in(ben), signed_in(carla), Client()):
-        page = html.unescape(game_page(other, game))
-        assert SECRET not in page
-    assert 'id="notes"' not in game_page(signed_in(carla), game)  # watchers have none
+        assert SECRET not in html.unescape(game_page(other, game))
+        assert SECRET not in notepad(other, game)
+    assert notes_url(game) not in game_page(signed_in(carla), game)  # watchers have none
+    assert signed_in(carla).get(notes_url(game)).status_code == 404
+    assert Client().get(notes_url(game)).status_code == 302
     # Ben's own notepad is his, empty.
-    assert 'id="notes"' in game_page(signed_in(ben), game)
+    assert 'id="notes"' in notepad(signed_in(ben), game) and "Plan" not in notepad(
+        signed_in(ben), game
+    )
     for path in (
         reverse("games:export", args=[game.pk]),
         reverse("games:log", args=[game.pk]),
@@ -49,12 +59,12 @@ def test_notes_are_kept_after_the_game_ends(anna, ben):
     game = started_game(anna, ben, seed=3)
     signed_in(anna).post(notes_url(game), {"text": SECRET})
     fast_forward(game)
-    assert SECRET in html.unescape(game_page(signed_in(anna), game))
-    assert SECRET not in html.unescape(game_page(signed_in(ben), game))
+    assert SECRET in notepad(signed_in(anna), game)
+    assert SECRET not in notepad(signed_in(ben), game)
     resigned = started_game(anna, ben)
     signed_in(ben).post(notes_url(resigned), {"text": "ben's plan"})
     resign(resigned.pk, ben)
-    assert "ben&#x27;s plan" in game_page(signed_in(ben), resigned)
+    assert "ben's plan" in notepad(signed_in(ben), resigned)
 
 
 def test_only_seated_players_can_write_notes(anna, ben, carla, client):
