@@ -28,8 +28,9 @@ def test_the_game_page_in_german_uses_the_rulebooks_words(anna, ben):
     anna.save(update_fields=["language"])
     game = started_game(anna, ben)
     page = text(game_page(signed_in(anna), game))
-    for word in ("Spielplan", "Bauplatz von", "Nachziehstapel", "Ablagestapel", "Karte wählen",
-                 "Stein tauschen", "Türme bauen", "Aufträge erfüllen", "Limits überprüfen"):  # fmt: skip
+    words = ["Spielplan", "Bauplatz von", "Nachziehstapel", "Ablagestapel", "Karte wählen"]
+    words += ["Stein tauschen", "Türme bauen", "Aufträge erfüllen", "Limits überprüfen"]
+    for word in words:
         assert word in page, word
     for word in NOT_THE_RULEBOOKS:
         assert word not in page, word
@@ -37,9 +38,10 @@ def test_the_game_page_in_german_uses_the_rulebooks_words(anna, ben):
 
 def test_the_rules_page_in_german_uses_the_rulebooks_words():
     page = text(Client(HTTP_ACCEPT_LANGUAGE="de").get(reverse("games:rules")).content.decode())
-    for word in ("1. Karte wählen (zwingend)", "2. Stein tauschen (optional", "3. Türme bauen",
-                 "4. Bauruinen abreißen", "5. Aufträge erfüllen", "6. Limits überprüfen (zwingend)",
-                 "Auslosen", "kleines Siegel", "rotbraun", "Nachziehstapel"):  # fmt: skip
+    words = ["1. Karte wählen (zwingend)", "2. Stein tauschen (optional", "3. Türme bauen"]
+    words += ["4. Bauruinen abreißen", "5. Aufträge erfüllen", "6. Limits überprüfen (zwingend)"]
+    words += ["Auslosen", "kleines Siegel", "rotbraun", "Nachziehstapel"]
+    for word in words:
         assert word in page, word
     for word in NOT_THE_RULEBOOKS:
         assert word not in page, word
