@@ -23,7 +23,7 @@ def revoke(request: HttpRequest, pk: int) -> HttpResponse:
 
     def run(game: Game) -> None:
         if not form.is_valid():
-            raise RequestRefused(next(iter(form.errors.values()))[0])
+            raise RequestRefused(str(next(iter(form.errors.values()))[0]))
         invitation_id = form.cleaned_data["invitation"]
         lobby.revoke(game, request.user, invitation_id)
         done.append(

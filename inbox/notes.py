@@ -4,6 +4,8 @@ is shared by many requests (games.pagecache), so the notepad is fetched on its o
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -37,21 +39,22 @@ def notes(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the notepad (the game page loads it); POST: store the notes, htmx gets a short
     status, a plain form post goes back to the game. Only a seated player has notes (others
     get 404: nothing to see)."""
-    if not Seat.objects.filter(game_id=pk, user=request.user).exists():
+    user: Any = request.user
+    if not Seat.objects.filter(game_id=pk, user=user).exists():
         raise Http404(_("No such game."))
     if request.method == "GET":
         return HttpResponse(notepad(request, pk))
     form = NoteForm(request.POST)
     if not form.is_valid():
-        error = next(iter(form.errors.values()))[0]
-        if request.htmx:
+        error = str(next(iter(form.errors.values()))[0])
+        if getattr(request, "htmx", False):
             return HttpResponse(error, content_type="text/plain; charset=utf-8")
         messages.error(request, error)
         return redirect(reverse("games:detail", args=[pk]) + "#notes")
     Note.objects.update_or_create(
-        user=request.user, game_id=pk, defaults={"text": form.cleaned_data["text"]}
+        user=user, game_id=pk, defaults={"text": form.cleaned_data["text"]}
     )
-    if request.htmx:
+    if getattr(request, "htmx", False):
         return HttpResponse(_("Saved."), content_type="text/plain; charset=utf-8")
     messages.success(request, _("Your notes are saved."))
     return redirect(reverse("games:detail", args=[pk]) + "#notes")

@@ -59,7 +59,8 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by(F("deadline").asc(nulls_last=True), "pk")
     )
-    mine, others = [], []
+    mine: list[Game] = []
+    others: list[Game] = []
     for game in games:
         (mine if game.mine else others).append(game)
     return mine, others
@@ -68,14 +69,15 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
 @login_required
 @require_GET
 def inbox(request: HttpRequest) -> HttpResponse:
-    waiting, others = _my_games(request.user)
-    changed = [e for e in _entries(request.user, others) if e.changed]
-    feed = CalendarFeed.objects.filter(user=request.user).first()
+    user: Any = request.user
+    waiting, others = _my_games(user)
+    changed = [e for e in _entries(user, others) if e.changed]
+    feed = CalendarFeed.objects.filter(user=user).first()
     feed_url = (
         request.build_absolute_uri(reverse("inbox:calendar", args=[feed.token])) if feed else ""
     )
     context = {
-        "waiting": _entries(request.user, waiting),
+        "waiting": _entries(user, waiting),
         "changed": changed,
         "feed_url": feed_url,
         "page_title": _("Your move") + " · Firenze",
@@ -101,14 +103,15 @@ def calendar_settings(request: HttpRequest) -> HttpResponse:
     """Turn the private calendar address on, replace it (the old one stops working) or off."""
     form = CalendarForm(request.POST)
     if not form.is_valid():
-        messages.error(request, next(iter(form.errors.values()))[0])
+        messages.error(request, str(next(iter(form.errors.values()))[0]))
         return redirect(reverse("inbox:inbox") + "#calendar")
     action = form.cleaned_data["calendar"]
-    CalendarFeed.objects.filter(user=request.user).delete()
+    user: Any = request.user
+    CalendarFeed.objects.filter(user=user).delete()
     if action == "off":
         messages.success(request, _("The calendar address is turned off."))
     else:
-        CalendarFeed.objects.create(user=request.user, token=new_feed_token())
+        CalendarFeed.objects.create(user=user, token=new_feed_token())
         messages.success(
             request,
             _("A new calendar address is ready; the old one no longer works.")

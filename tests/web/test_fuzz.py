@@ -53,7 +53,7 @@ FIELDS = [
     "switch", "List-Unsubscribe", "code", "oldpassword", "action_add", "action_remove",
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
-    "setting", "reason", "muted", "invitation",
+    "setting", "reason", "muted", "invitation", "calendar",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
