@@ -162,3 +162,38 @@ def test_the_push_opt_in_says_what_to_do_in_the_players_words(new_page, desk, se
         assert "allow" in text.lower() or "try again" in text.lower(), text
     finally:
         push._vapid.cache_clear()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_changed_forming_away_and_history_pages(new_page, desk, phone, language):
+    from datetime import date, timedelta
+
+    from games import absences, lobby
+
+    anna, ben = desk["anna"], desk["ben"]
+    anna.language = language
+    anna.save(update_fields=["language"])
+    forming = lobby.create_game(anna, num_players=4, name="Friday towers", is_public=False)
+    lobby.invite(forming, anna, "Ben")
+    lobby.invite_by_email(forming, anna, "friend@example.org")
+    full = lobby.create_game(anna, num_players=2, is_public=False)
+    used = full.invite_token
+    lobby.join(full, ben, token=used)
+    first = date.today() + timedelta(days=30)
+    if not anna.absences.exists():
+        absences.add_absence(anna, first, first + timedelta(days=7))
+    device = "phone" if phone else "desktop"
+    problems = []
+    for name, who, path in [
+        ("forming", anna, f"/games/{forming.pk}/"),
+        ("away", anna, "/games/away/"),
+        ("history", anna, "/games/history/?players=9"),
+        ("link-used", user("carla"), f"/games/invite/{used}/"),
+    ]:
+        page = new_page(phone=phone, user=who, language=language)
+        page.goto(path)
+        screenshot(page, f"desk-{device}-{language}-{name}")
+        problems += [f"{name}: {line}" for line in blocking_violations(page)]
+        page.context.close()
+    assert not problems, "\n".join(problems)

@@ -128,3 +128,12 @@ def test_the_creator_withdraws_an_invitation_and_replaces_the_link(anna, ben, ca
     assert signed_in(UserFactory(username="dora")).get(link(old)).status_code == 404
     bad = creator.post(url("revoke", game), {"invitation": "99999999"})
     assert bad.status_code == 303
+
+
+def test_anonymous_visitors_cannot_withdraw_anything(client, anna):
+    game = lobby.create_game(anna, num_players=3, is_public=False)
+    token = game.invite_token
+    response = client.post(url("revoke", game), {})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    game.refresh_from_db()
+    assert game.invite_token == token

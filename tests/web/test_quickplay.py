@@ -73,3 +73,19 @@ def test_only_players_of_a_finished_game_get_a_rematch(anna, ben, carla):
     fast_forward(against_bots)
     signed_in(anna).post(reverse("games:rematch", args=[against_bots.pk]))
     assert Game.objects.latest("pk").is_active  # only bots to wait for: it starts at once
+
+
+def test_anonymous_visitors_are_sent_to_sign_in(client, anna, ben):
+    finished = started_game(anna, ben, seed=3)
+    fast_forward(finished)
+    for url in (reverse("games:rematch", args=[finished.pk]), reverse("games:bots_now")):
+        response = client.post(url, {"num_players": 2})
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+    assert Game.objects.count() == 1
+
+
+def test_a_seated_player_of_a_game_in_progress_gets_no_rematch_button(anna, ben):
+    game = started_game(anna, ben)
+    for player in (anna, ben):  # acting and waiting
+        page = signed_in(player).get(reverse("games:detail", args=[game.pk])).content.decode()
+        assert "/rematch/" not in page
