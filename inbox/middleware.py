@@ -16,6 +16,7 @@ their move, is served.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -34,27 +35,46 @@ class InboxMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        # The session is read lazily: only a request with an ETag to check needs the user now.
+        # The session and the user are read only when a response needs them: the version
+        # poll, answered without either, stays so.
         if request.META.get("HTTP_IF_NONE_MATCH"):
             _strip_count(request)
         response = self.get_response(request)
+        game_id = _looked_at(request, response)
+        markers = _is_html(response) and b"<!--inbox:" in response.content
+        if game_id is None and not markers and not response.has_header("ETag"):
+            return response
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return response
-        self._record_look(request, response, user)
-        if _is_html(response):
+        if game_id is not None:
+            seen.record(user, game_id, _versions_shown(response))
+        if markers:
             _fill_markers(request, response, user)
         if response.has_header("ETag"):
             response["ETag"] = _with_count(response["ETag"], counts.waiting_count(user))
         return response
 
-    @staticmethod
-    def _record_look(request: HttpRequest, response: HttpResponse, user: Any) -> None:
-        match = request.resolver_match
-        if match is None or match.app_name != "games" or match.url_name not in LOOKED:
-            return
-        if response.status_code in (200, 304) and "pk" in match.kwargs:
-            seen.record(user, int(match.kwargs["pk"]))
+
+def _looked_at(request: HttpRequest, response: HttpResponse) -> int | None:
+    """The game whose page (or the answer to a move on it) this response shows, if any."""
+    match = request.resolver_match
+    if match is None or match.app_name != "games" or match.url_name not in LOOKED:
+        return None
+    if response.status_code not in (200, 304) or "pk" not in match.kwargs:
+        return None
+    return int(match.kwargs["pk"])
+
+
+SHOWN = re.compile(rb'data-version="(\d{1,9})" data-chat="(\d{1,9})"')
+
+
+def _versions_shown(response: HttpResponse) -> tuple[int, int] | None:
+    """The versions the page itself was drawn at (its poller says them), if it has a body."""
+    if response.status_code != 200 or response.streaming:
+        return None
+    found = SHOWN.search(response.content)
+    return (int(found.group(1)), int(found.group(2))) if found else None
 
 
 def _with_count(etag: str, count: int) -> str:
