@@ -31,12 +31,12 @@ def record(user: Any, game_id: int, shown: tuple[int, int] | None = None) -> Non
     seen = [shown[0], shown[1]]
     if cache.get(_key(user.pk, game_id)) == seen:
         return
-    row = LastSeen(
+    look = LastSeen(
         user=user, game_id=game_id, version=seen[0], chat_version=seen[1], seen_at=timezone.now()
     )
     # One statement, new or not (INSERT ... ON CONFLICT DO UPDATE on SQLite and PostgreSQL).
     LastSeen.objects.bulk_create(
-        [row],
+        [look],
         update_conflicts=True,
         unique_fields=["user", "game"],
         update_fields=["version", "chat_version", "seen_at"],
