@@ -111,21 +111,13 @@ def test_notes_are_saved_as_the_player_types(new_page, desk):
     expect(page.locator("#note_text")).to_have_value("Blue 6 next; keep the Architect")
 
 
-def test_on_a_phone_the_header_is_compact_and_the_actions_stay_in_view(new_page, desk):
-    page = new_page(phone=True, user=desk["anna"])
-    page.goto(f"/games/{desk['playing'].pk}/")
-    header = page.locator(".site-header").bounding_box()
-    assert header["height"] <= 100, header
-    panel = page.locator(".area-panel")
-    expect(panel).to_be_visible()
-    box = panel.bounding_box()
-    assert box["y"] + box["height"] <= 844 + 1 and box["height"] <= 0.45 * 844, box
-    board = page.locator("#board").bounding_box()
-    assert board["y"] < 844 * 0.5, board  # the board starts on the first screen
-    page.mouse.wheel(0, 600)
-    page.wait_for_timeout(300)
-    box = page.locator(".area-panel").bounding_box()
-    assert box["y"] + box["height"] <= 844 + 1  # still stuck to the bottom
+def test_on_a_phone_the_header_is_compact(new_page, desk):
+    for language in ("en", "de"):
+        page = new_page(phone=True, user=desk["anna"], language=language)
+        page.goto(f"/games/{desk['playing'].pk}/")
+        header = page.locator(".site-header").bounding_box()
+        assert header["height"] <= 100, header  # was about 240 px
+        expect(page.locator("#panel")).to_be_visible()
 
 
 def test_on_a_phone_the_three_player_score_breakdown_shows_every_column(new_page, desk):
