@@ -18,11 +18,14 @@ setup: ## Create .venv and install the locked dependencies (idempotent, a few se
 		|| $(PYTHON) -m pip install --quiet --user --break-system-packages uv
 	@test -x $(BIN)/python || $(UV) venv --quiet -p $(PYTHON) $(VENV)
 	@$(UV) sync --quiet --frozen --all-groups --compile-bytecode
+	@scripts/fetch_vnu.sh
 
 # Another address or port: make run ADDRESS=0.0.0.0:8080 (email links follow it: SITE_URL).
 ADDRESS ?= 0.0.0.0:8000
 # The settings default to production; `make run` is development, so it says so.
 run: export DEBUG := true
+# Emails of the demo and the site: one line each in the terminal, kept in var/mail/.
+run: export EMAIL_BACKEND ?= firenze_site.dev_mail.EmailBackend
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py vapid_keys --dev-file

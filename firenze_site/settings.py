@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "api",
     "streams",
+    "inbox",
 ]
 
 MIDDLEWARE = [
@@ -100,6 +101,9 @@ MIDDLEWARE = [
     "accounts.middleware.TimeZoneMiddleware",
     # Bot accounts play through the API only: their game and table-talk posts are refused.
     "api.middleware.BotAccountMiddleware",
+    # The player's own parts of shared pages: the header's count of games waiting for them,
+    # "next game", their notepad (inbox/middleware.py); innermost, in their language.
+    "inbox.middleware.InboxMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"

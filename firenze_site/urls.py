@@ -19,6 +19,7 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
+    path("", include("inbox.urls")),
     # The service worker (sw.js), served from the root so its scope is the whole site.
     path("", include("notifications.worker_urls")),
     # Our sign-up view before allauth's (same address) and the footer's language switcher.

@@ -406,3 +406,36 @@ class CancelAbsenceForm(forms.Form):
             "max_value": _("There is no such absence to cancel."),
         },
     )
+
+
+class RevokeForm(forms.Form):
+    """Which invitation the creator withdraws; none: the game's shared link is replaced."""
+
+    invitation = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        error_messages={
+            "invalid": _("There is no such invitation to withdraw."),
+            "min_value": _("There is no such invitation to withdraw."),
+            "max_value": _("There is no such invitation to withdraw."),
+        },
+    )
+
+
+class BotsNowForm(forms.Form):
+    """ "Play against bots now": how many players in all (the bots fill the other seats)."""
+
+    num_players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[],
+        coerce=int,
+        initial=2,
+        error_messages={"invalid_choice": _("Choose how many players, bots included.")},
+    )
+
+    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        engine = engine or registry.default()
+        counts = range(engine.min_players, engine.max_players + 1)
+        self.fields["num_players"].choices = [(n, str(n)) for n in counts]

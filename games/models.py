@@ -11,7 +11,7 @@ import logging
 import secrets
 import zoneinfo
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -318,6 +318,16 @@ class Game(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
+
+    def admits(self, token: str) -> bool:
+        """Whether an invite link's token still opens this game to its holder: only while a
+        seat is free (used, the table full or revoked, it opens nothing any more), either the
+        game's shared link or an emailed invitee's own."""
+        if not token or not self.is_open or self.seats.count() >= self.num_players:
+            return False
+        if secrets.compare_digest(token, self.invite_token):
+            return True
+        return self.invitations.filter(token=token).exists()
 
     @property
     def is_active(self) -> bool:
@@ -679,6 +689,14 @@ class Invitation(models.Model):
     email_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="Claimed by a conditional update: sent once."
     )
+    token = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="The emailed invitee's own link (games/invite/<token>/): it seats whoever "
+        "signs in with it, once; gone with the invitation (used, revoked, table full).",
+    )
 
     class Meta:
         constraints = [
@@ -696,6 +714,12 @@ class Invitation(models.Model):
     @property
     def by_email(self) -> bool:
         return bool(self.email)
+
+    @property
+    def link_token(self) -> str:
+        """The token of the link the invitee got: their own, or (older invitations) the
+        game's shared one."""
+        return self.token or self.game.invite_token
 
 
 class Move(models.Model):
@@ -750,3 +774,13 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts:%Y-%m-%d} to {self.ends:%Y-%m-%d}"
+
+    @property
+    def first_day(self) -> date:
+        """The first day away as the player entered it (in their time zone)."""
+        return timezone.localtime(self.starts).date()
+
+    @property
+    def last_day(self) -> date:
+        """The last day away as entered: the absence ends at the midnight after it."""
+        return timezone.localtime(self.ends - timedelta(microseconds=1)).date()

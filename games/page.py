@@ -174,11 +174,17 @@ def _forming_context(viewer: Viewer, game: Game, seats: list[Seat]) -> dict[str,
 
 
 def seen_by(
-    engine: protocol.Rules, state: protocol.State, viewer: int | None, **more: Any
+    engine: protocol.Rules,
+    state: protocol.State,
+    viewer: int | None,
+    *,
+    live: bool = True,
+    **more: Any,
 ) -> protocol.Seen:
-    """What seat ``viewer`` may see of ``state`` (None: a watcher)."""
+    """What seat ``viewer`` may see of ``state`` (None: a watcher); not ``live`` once the game
+    has ended, however it ended (no choices then, whatever the state was in the middle of)."""
     acting = engine.acting_seat(state)
-    mine = viewer is not None and acting == viewer
+    mine = live and viewer is not None and acting == viewer
     return protocol.Seen(
         view=engine.player_view(state, viewer),
         viewer=viewer,
@@ -186,6 +192,7 @@ def seen_by(
         choices=engine.legal_actions(state) if mine else [],
         can_undo=mine and engine.can_undo(state),
         scores=engine.scores(state),
+        live=live,
         **more,
     )
 
@@ -211,6 +218,7 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         names=names,
         colours=colours,
         moves=moves,
+        live=game.is_active,
     )
     context: dict[str, Any] = {**look_context(engine), **engine.page_context(seen)}
     context["whole_log"] = whole_log

@@ -37,7 +37,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import salted_hmac
 from django.utils.dateparse import parse_datetime
 
 from games import clock, page
@@ -78,11 +78,9 @@ class Head:
         return self.status in ("active", "finished")
 
     def may_view(self, viewer: page.Viewer, posted_token: str) -> bool:
-        """Public games, seated players, holders of the invite link; others (invitees) are
-        decided by the full check of the view."""
+        """Public games and seated players; others are decided by the full check of the view.
+        An invite link opens no game being played or over (its table is full)."""
         if self.is_public:
-            return True
-        if posted_token and constant_time_compare(posted_token, self.invite_token):
             return True
         return viewer.signed_in and viewer.user.pk in self.seat_of_user
 

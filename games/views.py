@@ -34,6 +34,7 @@ from games import absences, limits, lobby, lobbycache, page, pagecache, play, po
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
+    BotsNowForm,
     CancelAbsenceForm,
     CreateGameForm,
     InviteForm,
@@ -56,7 +57,11 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html", {"pitch": registry.default().look.pitch})
+    return render(
+        request,
+        "home.html",
+        {"pitch": registry.default().look.pitch, "bots_form": BotsNowForm()},
+    )
 
 
 @sessionless
@@ -90,20 +95,18 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
 
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
-    return _may_see_private_game(request, game.pk, game.invite_token)
-
-
-def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str) -> bool:
-    """Seats, invitees and holders of the invite link (whose token comes with the page, its
-    polls (GET) and its join form (POST)) may see a private game; nobody else learns it exists."""
-    if _posted_token(request) == invite_token:
+    """Seats, invitees and holders of a live invite link (whose token comes with the page and
+    its join form) may see a private game; nobody else learns it exists. A link opens only a
+    game still forming with a seat free (Game.admits): never the board or the table talk."""
+    token = _posted_token(request)
+    if token and game.admits(token):
         return True
     user = request.user
     if not user.is_authenticated:
         return False
     return (
-        Seat.objects.filter(game_id=game_id, user=user).exists()
-        or Invitation.objects.filter(game_id=game_id, user=user).exists()
+        Seat.objects.filter(game_id=game.pk, user=user).exists()
+        or Invitation.objects.filter(game_id=game.pk, user=user).exists()
     )
 
 
@@ -128,7 +131,7 @@ def game_url(game: Game) -> str:
 def _back_to_game(request: HttpRequest, game: Game) -> str:
     """The game page, keeping a valid invite token: a refused stranger must still see it."""
     token = _posted_token(request)
-    if token and token == game.invite_token:
+    if token and game.admits(token):
         return f"{game_url(game)}?{urlencode({'token': token})}"
     return game_url(game)
 
@@ -227,6 +230,7 @@ def my_games(request: SignedInRequest) -> HttpResponse:
             "forming": forming,
             "invitations": invitations,
             "watch": list(watch),
+            "bots_form": BotsNowForm(),
         },
     )
 
@@ -383,10 +387,21 @@ def _invitee_key(invitee: Any) -> str:
 
 @require_GET
 def invite_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    game = Game.objects.filter(invite_token=token).first()
+    """An invite link: the game's shared one or an emailed invitee's own. While it opens the
+    game (Game.admits) it leads to the seat; used, revoked or with the table full it says so."""
+    game = Game.objects.defer("state").filter(invite_token=token).first()
+    if game is None and token:
+        game = Game.objects.defer("state").filter(invitations__token=token).first()
     if game is None:
         raise Http404(_("This invite link does not lead to a game."))
-    return redirect(f"{game_url(game)}?token={token}")
+    user = request.user
+    if user.is_authenticated and game.seats.filter(user=user).exists():
+        return redirect(game_url(game))
+    if game.admits(token):
+        return redirect(f"{game_url(game)}?{urlencode({'token': token})}")
+    if game.is_public:
+        return redirect(game_url(game))
+    return render(request, "games/link_used.html", {"game_open": game.is_open}, status=410)
 
 
 # --- the game page --------------------------------------------------------------------------
@@ -517,8 +532,8 @@ def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if row is None:
         raise Http404(_("No such game."))
     if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
-        invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
-        if invite_token is None or not _may_see_private_game(request, pk, invite_token):
+        game = Game.objects.defer("state").filter(pk=pk).first()
+        if game is None or not _may_see_private(request, game):
             raise Http404(_("No such game."))
     return poll.answer(row, request.GET)
 
@@ -557,12 +572,13 @@ def resign(request: SignedInRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("You resigned this game."))
         return redirect(game_url(game))
-    staying = game.seats.filter(resigned_at=None).exclude(pk=seat.pk)
-    people = staying.filter(bot="").exists()
+    staying = list(game.seats.filter(resigned_at=None).exclude(pk=seat.pk).select_related("user"))
+    people = any(not s.bot for s in staying)
     context = {
         "game": game,
         "form": form,
-        "ends_game": staying.count() <= 1 or not people,
+        "ends_game": len(staying) <= 1 or not people,
+        "winner_name": staying[0].name if len(staying) == 1 else "",
         "page_title": page.site_title(_("Resign %(title)s") % {"title": game.title}),
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)

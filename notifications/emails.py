@@ -155,8 +155,7 @@ def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
         "profile_url": links.absolute(reverse("notification_settings:page")),
         "unsubscribe_url": links.unsubscribe_url(user, kind),
         "unsubscribe_label": (
-            _("Stop %(label_lower)s emails")
-            % {"label_lower": in_sentence(preferences.KIND_LABELS[kind])}
+            _("Stop “%(label)s” emails") % {"label": preferences.KIND_LABELS[kind]}
             if kind
             else _("Unsubscribe from all game emails")
         ),
@@ -379,7 +378,7 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
         "by": invitation.invited_by.public_name,
         "game_title": game.title,
         "game_kind": game.engine.look.title,
-        "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
+        "game_url": links.absolute(reverse("games:invite_link", args=[invitation.link_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),
         "clock": game.clock_label,

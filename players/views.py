@@ -13,7 +13,7 @@ from firenze_site.requests import HtmxHttpRequest
 from players import history as history_list
 from players import profiles
 from players.charts import line_chart
-from players.history import find_player, page_number
+from players.history import find_player, only_pages, page_number
 from players.models import Rating
 from players.ratings import PROVISIONAL_GAMES
 from players.results import RATED_RULE
@@ -67,10 +67,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(ranked, PER_PAGE)
     if number > paginator.num_pages:
         if paginator.count:
-            notes.append(
-                _("There are only %(num_pages)s pages; here is the last one.")
-                % {"num_pages": paginator.num_pages}
-            )
+            notes.append(only_pages(paginator.num_pages))
         number = paginator.num_pages
     page = paginator.page(number)
     rows = list(page.object_list)

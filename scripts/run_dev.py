@@ -63,6 +63,8 @@ def main() -> int:
     # Development mode is an explicit choice (production is the settings' default).
     os.environ["DEBUG"] = "true"
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # Emails: one line each in this terminal, with their link, and kept in var/mail/.
+    os.environ.setdefault("EMAIL_BACKEND", "firenze_site.dev_mail.EmailBackend")
     # Emails link to where the site is actually served (web, worker and beat all send them),
     # unless an operator set SITE_URL (a public name behind a proxy).
     os.environ.setdefault("SITE_URL", site_url(ADDRESS))

@@ -19,6 +19,8 @@ for package in "${PACKAGES[@]}"; do
         missing+=("$package")
     fi
 done
+# The W3C HTML checker (vnu.jar, tests/web/test_html_valid.py) needs a Java runtime: any will do.
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 ((${#missing[@]} == 0)) && exit 0
 
 if [[ $(id -u) -eq 0 ]]; then

@@ -118,10 +118,13 @@ class Seen:
     names: list[str]  # per seat
     colours: list[str]  # per seat
     moves: Sequence[Any] = ()  # the moves the log shows, oldest first: seq, turn, seat, changes
+    # False once the game has ended, however it ended: a resignation leaves the engine's state
+    # mid-turn, so only the platform knows. Then no choices and no hints about the next turn.
+    live: bool = True
 
     @property
     def my_turn(self) -> bool:
-        return self.viewer is not None and self.acting == self.viewer
+        return self.live and self.viewer is not None and self.acting == self.viewer
 
 
 class Presentation(Protocol):
@@ -133,7 +136,8 @@ class Presentation(Protocol):
         """What the game page draws: at least my_turn, acting_name, can_undo, final (the score
         breakdown or None) and players, one dict per seat with seat, name, colour, initial,
         is_me, is_acting and score (score_change optional); board_hint (a line under the
-        choices) optional; anything else the engine's parts read."""
+        choices) and undo_note (why no undo is offered mid-turn) optional; anything else the
+        engine's parts read."""
         ...
 
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]:

@@ -64,7 +64,10 @@
     var panel = document.getElementById("panel");
     var visible = panel && panel.getClientRects().length > 0;
     var target = visible ? panel : document.getElementById("status");
-    if (target) target.focus({ preventScroll: !visible });
+    // On a phone the panel is a bar stuck to the bottom of the screen (game.css): in view
+    // already, and scrolling to its place in the page would jump away from the board.
+    var stuck = visible && window.getComputedStyle(panel.parentElement).position === "sticky";
+    if (target) target.focus({ preventScroll: !visible || stuck });
   }
 
   var seenVersion = version();
@@ -73,7 +76,10 @@
   // One update swaps several parts (the panel, then the board, log and status out of band),
   // each settling on its own: the page is read once the last of them has settled.
   var timer = null;
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // The player's notepad (loaded and saved on its own) is not an update of the game.
+    var settled = event.target;
+    if (settled && settled.closest && settled.closest("#notes")) return;
     if (timer !== null) window.clearTimeout(timer);
     timer = window.setTimeout(update, 60);
   });

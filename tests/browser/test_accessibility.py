@@ -105,6 +105,8 @@ PAGES = [
     ("email-sign-in-link", None, "{login_link}"),
     ("signup", None, "/accounts/signup/"),
     ("login", None, "/accounts/login/"),
+    ("inbox", "anna", "/inbox/"),
+    ("play-against-bots", "anna", "/games/bots/"),
 ]
 
 

@@ -54,7 +54,7 @@ FIELDS = [
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
     "setting", "reason", "muted", "game", "clock_mode", "bank", "bonus", "bank_cap",
-    "days_off", "name", "scope",
+    "days_off", "name", "scope", "invitation", "calendar",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,

@@ -194,6 +194,9 @@ def pages(cast) -> list[tuple[str, str | None, str]]:
         ("email link: bad", None, "/email/unsubscribe/nonsense/"),
         ("unsubscribe", None, links.unsubscribe_url(anna, "invitations").split("8000", 1)[1]),
         ("not found", "anna", "/games/999999/"),
+        ("inbox", "anna", "/inbox/"),
+        ("play against bots", "anna", "/games/bots/"),
+        ("notepad", "anna", f"/games/{playing}/notes/"),
     ]
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.rules.firenze import rules
-from games.rules.firenze.card_texts import card_text
+from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
@@ -469,7 +469,7 @@ def fulfil_blocked(view: dict[str, Any], names: list[str]) -> str:
             "tower of exactly 3 levels."
         )
     if reason == "no_towers":
-        return _("Nothing to fulfil: you have no towers.")
+        return _("Nothing to fulfil: no tower stands on your construction site.")
     parts = []
     for tower in blocked["towers"]:
         color, height = tower["color"], tower["height"]
@@ -639,6 +639,8 @@ def _row(
             {
                 **r,
                 "text": card_text(r["card"]),
+                "help": card_help(r["card"]),
+                "help_id": f"help-row-{slot}",
                 "anchor": card_anchor(r["card"]),
                 "brick_list": [
                     {**b, "choice": found["row_bricks"].get((slot, b["color"]))}
@@ -708,19 +710,31 @@ def _players(
 def game_context(seen: Seen) -> dict[str, Any]:
     """Everything the board, panel and players partials need, from one seat's point of view
     (its player_view and its choices: never the state). ``seen.moves``: the moves loaded for the
-    log (oldest first); their stored changes light up what the last turn did."""
+    log (oldest first); their stored changes light up what the last turn did. Not ``seen.live``
+    (the game has ended, perhaps mid-turn by a resignation): no choices, no highlights, no
+    prices or next balcony."""
     view, viewer, names, colours = seen.view, seen.viewer, seen.names, seen.colours
-    acting = seen.acting
-    my_turn = seen.my_turn
-    legal = seen.choices
+    live = seen.live and view["phase"] != "over"
+    if not live:  # nobody acts any more, whatever the state was in the middle of
+        view = {**view, "acting_seat": None, "pending": None}
+    acting = view["acting_seat"]
+    my_turn = live and seen.my_turn
+    legal = seen.choices if my_turn else []
     found = board_choices(view, legal, names)
-    lit = highlights(list(seen.moves), view["turn_no"])
+    lit = highlights(list(seen.moves), view["turn_no"]) if live else Highlights()
     players = _players(view, viewer, names, colours, lit, found, seen.scores)
     me = players[viewer] if viewer is not None else None
     hand = (
         [
-            {"card": c, "kind": CARDS[c].kind, "text": card_text(c), "anchor": card_anchor(c)}
-            for c in me["hand"]
+            {
+                "card": c,
+                "kind": CARDS[c].kind,
+                "text": card_text(c),
+                "help": card_help(c),
+                "help_id": f"help-hand-{i}",
+                "anchor": card_anchor(c),
+            }
+            for i, c in enumerate(me["hand"])
         ]
         if me
         else []
@@ -728,6 +742,7 @@ def game_context(seen: Seen) -> dict[str, Any]:
     towers = board_towers(view, names, colours, lit, found["squares"])
     return {
         "view": view,
+        "live": live,
         "my_turn": my_turn,
         "acting_name": names[acting] if acting is not None else None,
         "phase_steps": [{"key": k, "name": n, "current": k == view["phase"]} for k, n in PHASES],
@@ -737,20 +752,25 @@ def game_context(seen: Seen) -> dict[str, Any]:
         "limits": limits(view) if my_turn else [],
         "fulfil_blocked": fulfil_blocked(view, names) if my_turn else "",
         "groups": action_groups(view, legal, names),
-        "can_undo": seen.can_undo,
+        "can_undo": my_turn and seen.can_undo,
+        "undo_note": undo_note(seen) if my_turn else "",
         "players": players,
         "me": me,
         "hand": hand,
         "towers": towers,
         "next_balcony": next(
             ({**sq, "color": t["color"]} for t in towers for sq in t["levels"] if sq["next"]), None
-        ),
+        )
+        if live
+        else None,
         "levels": sorted({sq["level"] for t in towers for sq in t["levels"]}, reverse=True),
         "row": _row(view, lit, found),
         "event": (
             {
                 **view["event"],
                 "text": card_text(view["event"]["card"]),
+                "help": card_help(view["event"]["card"]),
+                "help_id": "help-event",
                 "anchor": card_anchor(view["event"]["card"]),
                 "brick_list": bricks_list(view["event"]["bricks"]),
             }
@@ -765,11 +785,14 @@ def game_context(seen: Seen) -> dict[str, Any]:
             {
                 **c,
                 "text": card_text(c["card"]),
+                "help": card_help(c["card"]),
+                "help_id": f"help-church-{i}",
+                "kind": CARDS[c["card"]].kind,
                 "anchor": card_anchor(c["card"]),
                 "sealed_names": [names[s] for s in c["sealed"]],
                 "choice": found["church"].get(c["card"]),
             }
-            for c in view["church"]
+            for i, c in enumerate(view["church"])
         ],
         "church_changed": lit.church,
         # The engine's final scoring per seat, for the score breakdown (games/scoresheet.py);
@@ -787,6 +810,20 @@ def game_context(seen: Seen) -> dict[str, Any]:
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),
     }
+
+
+def undo_note(seen: Seen) -> str:
+    """Why the undo button went away in the middle of the player's turn: a step of theirs drew
+    something at random (a card, a tile), which no undo may go back past."""
+    if seen.can_undo:
+        return ""
+    turn_no = seen.view["turn_no"]
+    if not any(m.turn == turn_no and m.seat == seen.viewer for m in seen.moves):
+        return ""  # the turn has just begun: there is nothing to take back
+    return _(
+        "No undo: your last step revealed something new (a card or tile drawn at random), and "
+        "no step can be taken back past that."
+    )
 
 
 def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:
