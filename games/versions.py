@@ -75,7 +75,7 @@ def _from_database(game_id: int) -> Versions | None:
 def cached(game_id: int) -> Versions | None:
     """The game's versions if the shared cache has them (None: not cached, or no such game)."""
     found = cache.get(_key(game_id))
-    return None if found is None else tuple(found)  # type: ignore[return-value]
+    return None if found is None else tuple(found)
 
 
 def current(game_id: int) -> Versions | None:

@@ -269,7 +269,7 @@ def _game_started_email(notification: Notification) -> bool:
     return (
         Notification.objects.filter(
             user_id=notification.user_id,
-            game_id=notification.game_id,
+            game=notification.game,
             kind=Kind.GAME_STARTED,
             channel=notification.channel,
         )

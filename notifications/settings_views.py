@@ -14,13 +14,14 @@ from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import Mute
+from firenze_site.requests import SignedInRequest
 from notifications import channels, links, preferences, push
 from notifications.forms import (
     EndpointForm,
@@ -44,7 +45,7 @@ ENDPOINT_TAKEN = gettext_lazy(
 )
 
 
-def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
+def _page(request: SignedInRequest, status: int = 200, **forms: Any) -> HttpResponse:
     user = request.user
     webhook = Webhook.objects.filter(user=user).first()
     # The URL is a secret (whoever has it posts to the player's channel): a session opened
@@ -77,13 +78,13 @@ def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse
 
 @login_required
 @require_GET
-def preferences_page(request: HttpRequest) -> HttpResponse:
+def preferences_page(request: SignedInRequest) -> HttpResponse:
     return _page(request)
 
 
 @login_required
 @require_POST
-def save_preferences(request: HttpRequest) -> HttpResponse:
+def save_preferences(request: SignedInRequest) -> HttpResponse:
     form = PreferencesForm(request.POST, user=request.user)
     if not form.is_valid():
         return _page(request, 400, form=form)
@@ -95,7 +96,7 @@ def save_preferences(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 @reauthentication_required
-def save_webhook(request: HttpRequest) -> HttpResponse:
+def save_webhook(request: SignedInRequest) -> HttpResponse:
     """Needs the password within the last minutes (allauth's reauthentication, which then
     carries the posted form on): a forwarded email's sign-in link cannot redirect the
     player's news, table talk included, to a URL of someone else's."""
@@ -120,7 +121,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 @reauthentication_required
-def remove_webhook(request: HttpRequest) -> HttpResponse:
+def remove_webhook(request: SignedInRequest) -> HttpResponse:
     Webhook.objects.filter(user=request.user).delete()
     messages.success(request, _("Webhook removed."))
     return redirect("notification_settings:page")
@@ -128,7 +129,7 @@ def remove_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def test_webhook(request: HttpRequest) -> HttpResponse:
+def test_webhook(request: SignedInRequest) -> HttpResponse:
     webhook = Webhook.objects.filter(user=request.user).first()
     if webhook is None:
         messages.error(request, _("Save a webhook URL first."))
@@ -141,7 +142,7 @@ def test_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def test_push(request: HttpRequest) -> HttpResponse:
+def test_push(request: SignedInRequest) -> HttpResponse:
     if not push.configured():
         messages.error(request, _("Push notifications are not set up on this server."))
     elif not PushSubscription.objects.filter(user=request.user).exists():
@@ -151,7 +152,7 @@ def test_push(request: HttpRequest) -> HttpResponse:
     return redirect("notification_settings:page")
 
 
-def _queue_test(request: HttpRequest, channel: str) -> None:
+def _queue_test(request: SignedInRequest, channel: str) -> None:
     """The test goes out from a worker once this request has committed: the page shows it on
     its way and then how it went (the part polls), so no request of ours waits for the
     player's server."""
@@ -168,7 +169,7 @@ def _queue_test(request: HttpRequest, channel: str) -> None:
 
 @login_required
 @require_POST
-def subscribe(request: HttpRequest) -> JsonResponse:
+def subscribe(request: SignedInRequest) -> JsonResponse:
     if not push.configured():
         return JsonResponse(
             {"error": _("Push notifications are not set up on this server.")}, status=409
@@ -206,7 +207,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def unsubscribe(request: HttpRequest) -> JsonResponse:
+def unsubscribe(request: SignedInRequest) -> JsonResponse:
     form = EndpointForm(request.POST)
     if not form.is_valid():
         return JsonResponse({"error": "That is not a push endpoint."}, status=400)
@@ -218,7 +219,7 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
+def remove_device(request: SignedInRequest, device_id: int) -> HttpResponse:
     PushSubscription.objects.filter(user=request.user, pk=device_id).delete()
     messages.success(request, _("That device will get no more notifications."))
     return redirect("notification_settings:page")

@@ -90,7 +90,7 @@ def test_accented_names_are_refused_beside_names_stored_before_the_rule(client, 
     carla.display_name = "Zoë"
     carla.save()
     User.objects.filter(pk=carla.pk).update(display_name_skeleton="z0ë")  # as drawn before
-    migration = import_module("accounts.migrations.0007_display_name_skeleton_without_accents")
+    migration = import_module("accounts.migrations.0008_display_name_skeleton_without_accents")
     migration.redraw_skeletons(apps, None)
 
     assert LOOKALIKE in sign_up(client, display_name="Zoe").content.decode()

@@ -6,8 +6,9 @@ also rewrites the cache from the log.
 
 The log is the moves (a timed-out turn's bot moves and an autopilot's are moves like any other)
 and the resignations recorded on the seats: a game they end is finished wherever its moves
-stopped (games.resign.ends_game), with nobody to act; any other game is finished exactly when
-the engine says its last move ended it.
+stopped (games.resign.ends_game), with nobody to act; so is a game the sweep ended as
+abandoned (its ``abandoned_at``: games.timeouts.end_abandoned); any other game is finished
+exactly when the engine says its last move ended it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from games.models import Game
 from games.resign import ends_game
@@ -37,6 +39,8 @@ def expected(game: Game, actions: list[dict[str, Any]]) -> Expected:
     state = game.replayed_state(actions)
     seats = list(game.seats.all())
     if engine.is_over(state):
+        return Expected(state, True, None, None)
+    if game.abandoned_at is not None:
         return Expected(state, True, None, None)
     if ends_game(seats):
         resigned = max(s.resigned_step or 0 for s in seats if s.has_resigned)
@@ -77,7 +81,7 @@ class Command(BaseCommand):
             truth = expected(game, actions)
         except engine.illegal_action as exc:
             return f"move log does not replay: {exc}"
-        stored = game.state
+        stored = game.state or {}
         fresh = engine.to_dict(truth.state)
         if stored != fresh:
             keys = sorted(k for k in fresh if stored.get(k) != fresh.get(k))
@@ -105,10 +109,11 @@ class Command(BaseCommand):
         if truth.finished:
             game.status = Game.Status.FINISHED
             game.acting_seat = None
-            game.deadline = game.next_reminder_at = None
+            game.deadline = game.next_reminder_at = game.turn_plan = None
         else:
             game.status = Game.Status.ACTIVE
-            game.start_turn_clock()
+            # A fresh turn clock; no time bank is charged for the repair.
+            game.schedule_turn(timezone.now())
         game.version += 1
         game.save(
             update_fields=[
@@ -116,6 +121,8 @@ class Command(BaseCommand):
                 "acting_seat",
                 "status",
                 "turn_started_at",
+                "turn_plan",
+                "started_at",
                 "deadline",
                 "next_reminder_at",
                 "version",

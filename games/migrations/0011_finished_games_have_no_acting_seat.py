@@ -11,7 +11,7 @@ def clear_acting_seats(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0008_lobby_and_sweep_indexes"),
+        ("games", "0010_invitation_token"),
     ]
 
     operations = [

@@ -14,7 +14,7 @@ def redraw_skeletons(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0006_user_language"),
+        ("accounts", "0007_user_bot_account"),
     ]
 
     operations = [
