@@ -21,6 +21,7 @@ APPS = [
     "firenze_site",
     "api",
     "streams",
+    "inbox",
 ]
 
 
