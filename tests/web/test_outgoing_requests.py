@@ -229,7 +229,8 @@ def test_every_task_has_a_soft_and_a_hard_time_limit_of_its_own(settings):
     ours = {
         name: task
         for name, task in current_app.tasks.items()
-        if name.split(".")[0] in {"games", "notifications", "chat", "players", "accounts"}
+        if name.split(".")[0]
+        in {"games", "notifications", "chat", "players", "accounts", "api", "inbox", "streams"}
     }
     assert {"games.tasks.play_bots", "notifications.tasks.send_notification"} <= set(ours)
     for name, task in ours.items():
