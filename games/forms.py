@@ -438,4 +438,6 @@ class BotsNowForm(forms.Form):
         super().__init__(*args, **kwargs)
         engine = engine or registry.default()
         counts = range(engine.min_players, engine.max_players + 1)
-        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
+        players = self.fields["num_players"]
+        assert isinstance(players, forms.TypedChoiceField)
+        players.choices = [(n, str(n)) for n in counts]
