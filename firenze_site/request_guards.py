@@ -4,7 +4,9 @@ answers 500 and every page answers HEAD as it answers GET.
 - ``HeadAsGetMiddleware`` (first in MIDDLEWARE): a HEAD request runs as the GET it stands for,
   through every middleware and view, and goes back with the GET's status and headers (its
   Content-Length included) but no body. Views then need no HEAD of their own (``require_GET``
-  is enough) and a new page answers HEAD from its first day.
+  is enough) and a new page answers HEAD from its first day. The request is marked
+  ``head_only`` for the few views that would start something a HEAD must not (a live
+  stream's subscription: streams.views).
 - ``IdGuardMiddleware``: an id in the URL beyond what the database can hold (a 64-bit signed
   integer) names nothing: 404, before a query could overflow (SQLite raises OverflowError,
   PostgreSQL an out-of-range error).
@@ -47,6 +49,7 @@ class HeadAsGetMiddleware:
         if request.method != "HEAD":
             return self.get_response(request)
         request.method = "GET"
+        request.head_only = True  # type: ignore[attr-defined]
         response = self.get_response(request)
         if isinstance(response, StreamingHttpResponse):
             response.streaming_content = []

@@ -52,8 +52,11 @@ def _request(scope: Scope) -> HttpRequest:
 
 
 async def _answer(request: HttpRequest) -> HttpResponseBase:
+    if request.method == "HEAD":  # as the GET, without its body (firenze_site.request_guards)
+        request.method = "GET"
+        request.head_only = True  # type: ignore[attr-defined]
     if request.method != "GET":
-        return HttpResponse(status=405, headers={"Allow": "GET"})
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD"})
     match = GAME.match(request.path)
     if match:
         return await views.game_events(request, int(match.group(1)))
@@ -73,7 +76,8 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
     ]
     await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     if not isinstance(response, views.EventStream):
-        await send({"type": "http.response.body", "body": getattr(response, "content", b"")})
+        body = b"" if getattr(request, "head_only", False) else response.content
+        await send({"type": "http.response.body", "body": body})
         return
     events: Any = response.events
     try:

@@ -105,6 +105,12 @@ class EventStream(StreamingHttpResponse):
         return self.events
 
 
+def _head_of_stream() -> HttpResponse:
+    response = HttpResponse(content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache, no-store"
+    return response
+
+
 def _stream(
     request: HttpRequest,
     events: hub.Hub,
@@ -163,6 +169,8 @@ async def _events(
 
 
 async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> HttpResponseBase:
+    if getattr(request, "head_only", False):  # HEAD: the stream's headers, nothing subscribed
+        return _head_of_stream()
     who = f"user:{user.pk}" if user is not None else f"ip:{get_adapter().get_client_ip(request)}"
     counter = await sync_to_async(limits.open_stream)(who)
     try:

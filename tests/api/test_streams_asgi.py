@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.test import Client
 
 from games import lobby
@@ -105,3 +106,39 @@ def test_it_refuses_what_the_views_refuse_and_hands_the_rest_to_django(streams_o
     assert seen["post"][0] == 405
     assert seen["unknown"][0] == 404
     assert seen["page"] == (299, b"django")
+
+
+def test_it_answers_head_as_the_get_without_a_body_or_an_open_stream(streams_on, anna, ben):
+    game = started_game(anna, ben)
+    browser = Client()
+    browser.force_login(ben)
+    session = f"sessionid={browser.cookies['sessionid'].value}"
+
+    async def answer(path: str, **kw: Any) -> tuple[int, list, bytes]:
+        connection = Connection(path, method="HEAD", **kw)
+        start = await connection.next()
+        body = await connection.next()
+        await connection.close()
+        assert not body.get("more_body")
+        return start["status"], start["headers"], body.get("body", b"")
+
+    async def scenario() -> dict[str, tuple[int, list, bytes]]:
+        return {
+            "game": await answer(f"/streams/games/{game.pk}/"),
+            "account": await answer("/streams/account/", cookie=session),
+            "anonymous": await answer("/streams/account/"),
+            "huge": await answer(f"/streams/games/{2**64}/"),
+        }
+
+    seen = run(scenario)
+    for status, headers, body in (seen["game"], seen["account"]):
+        assert status == 200 and body == b""
+        assert (b"content-type", b"text/event-stream; charset=utf-8") in headers
+    assert seen["anonymous"][0] == 401 and seen["anonymous"][2] == b""
+    assert seen["huge"][0] == 404
+    # Nothing was subscribed: every stream a client may open is still free.
+    assert not cache.get(f"api-streams:user:{ben.pk}")
+    # Through Django's own handler (the middleware) the same.
+    head = browser.head(f"/streams/games/{game.pk}/")
+    assert head.status_code == 200 and head.content == b""
+    assert not cache.get(f"api-streams:user:{ben.pk}")
