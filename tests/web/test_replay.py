@@ -293,6 +293,28 @@ def test_games_that_ended_every_way_replay_to_their_stored_state(
     assert list(Game.objects.order_by("pk").values("acting_seat", "status", "version")) == before
 
 
+def test_a_game_the_sweep_ended_as_abandoned_replays_to_its_stored_state(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    """Ended where its moves stopped, nobody to act: the log and ``abandoned_at`` say so."""
+    from django.utils import timezone
+
+    from games.timeouts import end_abandoned
+
+    game = started_game(anna, ben)
+    play_greedy(game, 8)
+    game.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        end_abandoned(game, timezone.now())
+    game.refresh_from_db()
+
+    assert game.is_finished and game.ended_abandoned and game.acting_seat is None
+    assert replay().strip().endswith("Replayed 1 games: 0 differ.")
+    assert replay("--fix").strip().endswith("Replayed 1 games: 0 differ.")
+    game.refresh_from_db()
+    assert game.is_finished and game.acting_seat is None
+
+
 def test_fix_puts_back_what_the_log_and_the_resignations_say(anna, ben, carla):
     """A finished game keeps no acting seat; one the log says is still going is active
     again, with the seat the log says."""
