@@ -43,6 +43,7 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(game_url(game))
     try:
         limits.check(request, "create_game")
+        limits.check(request, "invite")  # it emails the others: paused while limits cannot count
         new = lobby.rematch(game, request.user)
     except GameError as exc:
         messages.error(request, exc.message)

@@ -19,10 +19,10 @@ from django.urls import reverse
 from accounts import adapter
 from firenze_site import cache as shared_cache
 from games import lobby
-from games.models import Invitation
+from games.models import Game, Invitation
 from games.rules.firenze import rules
 from tests.factories import PASSWORD
-from tests.web.helpers import HTMX, signed_in, started_game
+from tests.web.helpers import HTMX, fast_forward, signed_in, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -145,6 +145,21 @@ def test_invitations_pause_while_playing_goes_on(
         **HTMX,
     )
     assert moved.status_code == 200
+
+
+def test_a_rematch_that_would_invite_by_email_pauses_too(
+    redis_down, anna, ben, django_capture_on_commit_callbacks
+):
+    game = started_game(anna, ben)
+    fast_forward(game)
+    mail.outbox.clear()
+    player = signed_in(ben)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = player.post(reverse("games:rematch", args=[game.pk]))
+    assert answer.status_code == 302
+    assert PAUSED in player.get(answer["Location"]).content.decode()
+    assert Game.objects.count() == 1 and not Invitation.objects.exists()
+    assert mail.outbox == []
 
 
 def test_table_talk_and_webhook_test_limits_hold_without_the_cache(
