@@ -128,7 +128,12 @@ def test_a_private_game_is_not_found_by_outsiders(api_as, anna, ben, carla):
             response = client.get(f"/games/{game.pk}{path}")
             assert response.status_code == 404 and response.json()["code"] == "not_found", path
     assert api_as(ben).get(f"/games/{game.pk}").status_code == 200
-    holder = api_as(carla).get(f"/games/{game.pk}", token=game.invite_token)
+    # The table is full: its invite link opens nothing any more (issue 20)...
+    full = api_as(carla).get(f"/games/{game.pk}", token=game.invite_token)
+    assert full.status_code == 404
+    # ...while a table with a seat free opens to the link's holder.
+    forming = lobby.create_game(anna, num_players=3, is_public=False)
+    holder = api_as(carla).get(f"/games/{forming.pk}", token=forming.invite_token)
     assert holder.status_code == 200
 
 

@@ -159,12 +159,15 @@ def test_the_version_poll_of_a_private_game_answers_only_those_who_may_see_it(an
     assert signed_in(ben).get(url).json()["version"] == 1
     # The table is full: the invite link opens nothing any more, its poll neither (issue 20).
     assert Client().get(url, {"token": private.invite_token}).status_code == 404
-    page = signed_in(ben).get(reverse("games:detail", args=[private.pk]))
+    bens_browser = signed_in(ben)
+    page = bens_browser.get(reverse("games:detail", args=[private.pk]))
     poll = re.search(r'hx-get="([^"]*/version/[^"]*)"', page.content.decode()).group(1)
     assert f"{url}?v=1&amp;c=0&amp;p=" in poll
-    # The page's own poll token answers without a session; a made-up one does not.
+    # The page's own poll token answers its viewer; bound to their session (issue 18), it
+    # opens nothing in another browser, and a made-up one nothing anywhere.
     page_token = re.search(r"p=([\w.]+)", poll).group(1)
-    assert Client().get(url, {"p": page_token}).json()["version"] == 1
+    assert bens_browser.get(url, {"p": page_token}).json()["version"] == 1
+    assert Client().get(url, {"p": page_token}).status_code == 404
     for stranger in (Client(), signed_in(carla)):
         assert stranger.get(url, {"p": "0" * 32}).status_code == 404
         assert stranger.get(url, {"p": page_token[:-1]}).status_code == 404
