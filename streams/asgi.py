@@ -76,7 +76,7 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
     ]
     await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
     if not isinstance(response, views.EventStream):
-        body = b"" if getattr(request, "head_only", False) else response.content
+        body = b"" if getattr(request, "head_only", False) else getattr(response, "content", b"")
         await send({"type": "http.response.body", "body": body})
         return
     events: Any = response.events
