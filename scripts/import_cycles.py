@@ -101,8 +101,10 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def main() -> None:
+def main() -> int:
+    """Exit status 1 if any cycle is found: ``make lint`` runs this (goal 0)."""
     known = dict(modules(sys.argv[1:] or APPS))
+    found_any = False
     for inner in (False, True):
         by_module: dict[str, set[str]] = {}
         by_app: dict[str, set[str]] = {}
@@ -113,8 +115,11 @@ def main() -> None:
             by_app.setdefault(app, set()).update(t.split(".")[0] for t in targets)
             by_app[app].discard(app)
         what = "imports inside functions too" if inner else "module-level imports"
-        print(f"{what}: module cycles {cycles(by_module)}; app cycles {cycles(by_app)}")
+        module_cycles, app_cycles = cycles(by_module), cycles(by_app)
+        found_any = found_any or bool(module_cycles or app_cycles)
+        print(f"{what}: module cycles {module_cycles}; app cycles {app_cycles}")
+    return 1 if found_any else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
