@@ -17,6 +17,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
+    path("", include("bots.urls")),
     # The service worker that shows push notifications: served from the root so its scope is
     # the whole site.
     path("sw.js", notification_views.service_worker, name="service_worker"),

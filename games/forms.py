@@ -20,6 +20,8 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from bots.forms import bot_level_field
+from firenze_site.language import lazy_percent
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
 from games.rules import protocol, registry
 
@@ -72,12 +74,43 @@ class CreateGameForm(forms.Form):
         option_fields = list(self.engine.option_fields().items())
         self.fields = dict(fields[:at] + option_fields + fields[at:])
         self.option_names = [name for name, _ in option_fields]
+        self.bot_seat_names = []
+        for number in range(2, self.engine.max_players + 1):  # seat 1 is the creator's
+            name = f"bot_seat_{number}"
+            self.fields[name] = bot_level_field(
+                self.engine,
+                label=lazy_percent(_("Seat %(number)s"), number=number),
+                blank=_("A person (an open seat)"),
+                help_text=_(
+                    "Or a bot of this level; seats beyond the number of players stay empty."
+                )
+                if number == self.engine.max_players
+                else "",
+            )
+            self.bot_seat_names.append(name)
 
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data["name"])
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        players = data.get("num_players")
+        if players:
+            for name in self.bot_seat_names[players - 1 :]:
+                if data.get(name):
+                    self.add_error(
+                        name, _("This game has only %(players)s seats.") % {"players": players}
+                    )
+        return data
+
     def options(self) -> dict[str, Any]:
         return self.engine.options_from_form(self.cleaned_data)
+
+    def bot_levels(self) -> list[str]:
+        """The levels of the bots to seat at once, one per seat chosen (in seat order)."""
+        players = self.cleaned_data["num_players"]
+        names = self.bot_seat_names[: players - 1]
+        return [self.cleaned_data[name] for name in names if self.cleaned_data.get(name)]
 
 
 class InviteForm(forms.Form):

@@ -97,6 +97,8 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
 def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
     """The creator seats a bot (the engine's default kind unless one is named)."""
     bot = bot or game.engine.default_bot
+    if bot not in game.engine.bots:
+        raise RequestRefused(_("Choose one of the bot levels offered."))
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:

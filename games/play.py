@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import events, pagecache, versions
+from games.bot_seats import seat_bot
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move
 from games.rules import protocol
@@ -198,13 +199,13 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             game = Game.objects.select_for_update().get(pk=game_id)
             if not game.is_active:
                 return played
-            seat = game.seats.filter(number=game.acting_seat).first()
+            seat = game.seats.filter(number=game.acting_seat).select_related("user").first()
             if seat is None or seat.number is None or not seat.bot_plays:
                 return played
             engine = game.engine
             state = game.load_state()
             rng = random.Random(f"{game.seed}/bot/{engine.step(state)}")
-            bot = engine.bots.get(seat.bot) or engine.bots[engine.default_bot]
+            bot = seat_bot(engine, seat)
             action = bot(state, rng)
             try:
                 new_state = engine.apply_action(state, action)

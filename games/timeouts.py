@@ -14,8 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import events
+from games.bot_seats import seat_bot
 from games.clock import is_away
-from games.models import Absence, Game
+from games.models import Absence, Game, Seat
 from games.play import queue_bots, record_move
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
@@ -42,7 +43,7 @@ def time_out(game_id: int, now=None) -> bool:
             game.save_clock()
             return False
         else:
-            first_step = _play_turn(game, game.acting_seat)
+            first_step = _play_turn(game, seat)
             seat.timeouts_in_row += 1
             seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
             seat.save(update_fields=["timeouts_in_row", "autopilot"])
@@ -55,10 +56,13 @@ def _away(user_id: int | None, now) -> bool:
     return is_away(Absence.objects.windows(user_id, now), now)
 
 
-def _play_turn(game: Game, seat: int) -> int:
-    """The bot takes every step left in this turn; each stored move is marked as a timeout."""
+def _play_turn(game: Game, player: Seat) -> int:
+    """The bot takes every step left in this turn (at the level the player chose for a
+    takeover, games.bot_seats); each stored move is marked as a timeout."""
     engine = game.engine
-    bot = engine.bots[engine.default_bot]
+    bot = seat_bot(engine, player)
+    seat = player.number
+    assert seat is not None  # a seated player of a game in progress
     state = game.load_state()
     step = engine.step(state)
     first = step + 1

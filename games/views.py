@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,6 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from bots.forms import BotLevelForm
 from chat.templatetags.chat import thread_context
 from games import absences, limits, lobby, lobbycache, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
@@ -256,16 +258,19 @@ def create(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             limits.check(request, "create_game")
-            game = lobby.create_game(
-                request.user,
-                name=data["name"],
-                num_players=data["num_players"],
-                options=form.options(),
-                engine_name=form.engine.name,
-                time_limit=timedelta(seconds=int(data["time_limit"])),
-                is_public=data["is_public"],
-                auto_start=data["auto_start"],
-            )
+            with transaction.atomic():  # the game with its bots, or nothing
+                game = lobby.create_game(
+                    request.user,
+                    name=data["name"],
+                    num_players=data["num_players"],
+                    options=form.options(),
+                    engine_name=form.engine.name,
+                    time_limit=timedelta(seconds=int(data["time_limit"])),
+                    is_public=data["is_public"],
+                    auto_start=data["auto_start"],
+                )
+                for level in form.bot_levels():
+                    lobby.add_bot(game, request.user, bot=level)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
@@ -321,7 +326,14 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user), "")
+    """Seat a bot of the level chosen beside the button (the engine's default without one)."""
+    game = _get_game_for_user(request, pk, with_state=False)
+    form = BotLevelForm(request.POST, engine=game.engine)
+    level = form.cleaned_data["level"] if form.is_valid() else ""
+    if not level and request.POST.get("level"):
+        messages.error(request, _("Choose one of the bot levels offered."))
+        return redirect(game_url(game))
+    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user, bot=level), "")
 
 
 @login_required
@@ -460,6 +472,7 @@ def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) 
         free_seats=free_seats,
         open_seat_slots=range(free_seats),
         invite_form=InviteForm(),
+        bot_form=BotLevelForm(engine=game.engine, auto_id="bot-%s"),
         invite_url=request.build_absolute_uri(
             reverse("games:invite_link", args=[game.invite_token])
         ),

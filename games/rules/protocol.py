@@ -31,6 +31,23 @@ class RecordFacet:
     choices: Sequence[tuple[str, str]]
 
 
+@dataclass(frozen=True)
+class BotLevel:
+    """One level of an engine's bots, as the create form, the levels page and profiles show it:
+    `key` is stored in Seat.bot (and in `Engine.bots`), `aliases` are older stored names of the
+    same bot, `label` and `summary` (how it plays, a sentence) are in the reader's language."""
+
+    key: str
+    label: str
+    summary: str
+    aliases: Sequence[str] = ()
+
+
+def bot_level(engine: Engine, bot: str) -> BotLevel | None:
+    """The level a stored bot name plays at (its key or an alias), None for none."""
+    return next((lv for lv in engine.bot_levels if bot == lv.key or bot in lv.aliases), None)
+
+
 def facet_text(values: Mapping[str, str]) -> str:
     """The stored form of a record's facet values: ";key=value;" per facet, sorted."""
     return "".join(f";{key}={values[key]};" for key in sorted(values))
@@ -52,7 +69,8 @@ class Engine(Protocol):
     max_players: int
     seat_colours: Sequence[str]  # one per seat, distinct from anything drawn on the board
     bots: Mapping[str, Bot]  # by the name stored in Seat.bot
-    default_bot: str
+    default_bot: str  # a new bot seat's level, and who plays a seat taken over by default
+    bot_levels: Sequence[BotLevel]  # the levels people choose from, weakest first
     bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
     illegal_action: type[Exception]  # what apply_action raises; refusal_text words it
     # The engine's parts of the platform's game page (templates/games/game.html says where
@@ -139,6 +157,23 @@ class Engine(Protocol):
 
     def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
     def rules_context(self) -> dict[str, Any]: ...
+
+    # --- post-game review ---------------------------------------------------------------------
+    def review(
+        self, initial: State, actions: Sequence[Action], seat: int, seconds: float
+    ) -> list[dict[str, Any]]:
+        """For each decision of `seat` worth reviewing in a finished game (played from
+        `initial` by `actions`), what the engine's strongest bot would have done instead,
+        judged from that seat's information then: JSON-ready dicts with at least "step" (the
+        number of moves played before the decision) and "loss" (the estimated points the
+        player's choice gave away against the bot's, 0 when they agree). `seconds` is the
+        thinking time per decision. An engine without a review returns []."""
+        ...
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        """One review entry in the reader's language: "decision" (what was decided),
+        "played" (what the player did) and "suggested" (what the bot would have done)."""
+        ...
 
 
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts

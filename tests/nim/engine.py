@@ -29,6 +29,14 @@ class Facet:  # a games.protocol.RecordFacet by shape
     choices: Sequence[tuple[str, str]]
 
 
+@dataclass(frozen=True)
+class Level:  # a games.protocol.BotLevel by shape
+    key: str
+    label: str
+    summary: str
+    aliases: Sequence[str] = ()
+
+
 class State:
     def __init__(self, data: dict[str, Any]) -> None:
         self.d = data
@@ -60,6 +68,7 @@ class NimEngine:
     seat_colours: Sequence[str] = ("red", "blue", "green")
     bots: Mapping[str, Any] = {"random": _bot}
     default_bot = "random"
+    bot_levels: Sequence[Level] = (Level("random", "Random", "Takes any number of stones."),)
     bot_names: Sequence[str] = ("Ada", "Bea", "Cy")
     illegal_action = NimRefused
     # Only the board, the choices and the joker: the platform draws the rest of the page.
@@ -244,3 +253,21 @@ class NimEngine:
 
     def rules_context(self) -> dict[str, Any]:
         return {}
+
+    def review(self, initial: State, actions: Any, seat: int, seconds: float) -> list[dict]:
+        """Each of the seat's takes beside the winning take (leave the pile a multiple of 4)."""
+        entries, d = [], initial.d
+        for step, action in enumerate(actions):
+            if d["seat"] == seat and action["type"] == "take":
+                best = d["pile"] % 4 or 1
+                loss = 0.0 if action["n"] == best else 1.0
+                entries.append({"step": step, "loss": loss, "took": action["n"], "best": best})
+            d = self.apply_action(State(d), action).d
+        return entries
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        return {
+            "decision": "Take",
+            "played": f"Take {entry['took']}",
+            "suggested": f"Take {entry['best']}",
+        }

@@ -8,7 +8,9 @@ class FirenzeConfig(AppConfig):
 
     def ready(self) -> None:
         """Make the Firenze engine known to the platform (games.rules.registry)."""
+        from django.conf import settings
+
         from games.rules import registry
         from games.rules.firenze.engine import FirenzeEngine
 
-        registry.register(FirenzeEngine())
+        registry.register(FirenzeEngine(getattr(settings, "BOTS_THINK_SECONDS", None)))

@@ -8,10 +8,13 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.rules.firenze import forms, records, rules
+from games.rules.firenze import bot_words, forms, records, rules
 from games.rules.firenze.log_words import word_line
-from games.rules.firenze.rules import bots
+from games.rules.firenze.rules import levels
 from games.rules.firenze.rules.data import COLORS
+from games.rules.firenze.rules.review import review_game
+from games.rules.firenze.rules.strong import Budget
+from games.rules.protocol import Bot, BotLevel
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -24,12 +27,22 @@ class FirenzeEngine:
     min_players = 2
     max_players = 4
     seat_colours: Sequence[str] = SEAT_COLOURS
-    bots: Mapping[str, bots.Bot] = {"greedy": bots.greedy, "random": bots.random_player}
-    default_bot = "greedy"
+    # Every level by name, and the names stored games use: "greedy" (the Standard bot's old
+    # name) and "random". Each one decides from the acting seat's view alone (rules/levels.py).
+    bots: dict[str, Bot] = dict(levels.BOTS)
+    default_bot = levels.DEFAULT_LEVEL
+    bot_levels: Sequence[BotLevel] = bot_words.LEVELS
     # Bots are named after Florentines: distinct in a game, readable in a log, and with
     # distinct initials so their seals (BL, BC, BF) tell them apart.
     bot_names: Sequence[str] = ("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante")
     illegal_action = rules.IllegalAction
+
+    def __init__(self, strong_seconds: float | None = None) -> None:
+        """`strong_seconds`: the Strong bot's CPU time per decision (settings.BOTS_THINK_SECONDS;
+        None keeps the engine's own budget)."""
+        if strong_seconds is not None:
+            self.bots = {**self.bots, "strong": levels.bot("strong", Budget(strong_seconds))}
+
     page_parts: Mapping[str, str] = {
         part: f"firenze/parts.html#{part}"
         for part in ("board", "turn", "phases", "actions", "hand", "player", "options", "hands")
@@ -160,3 +173,16 @@ class FirenzeEngine:
         from games.rules.firenze.rules_help import rules_context
 
         return rules_context()
+
+    def review(
+        self,
+        initial: rules.State,
+        actions: Sequence[dict[str, Any]],
+        seat: int,
+        seconds: float,
+    ) -> list[dict[str, Any]]:
+        """The seat's card choices and builds beside the Strong bot's (rules/review.py)."""
+        return review_game(initial, actions, seat, Budget(seconds=seconds))
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        return bot_words.review_text(entry)
