@@ -8,3 +8,7 @@ class BotsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "bots"
     verbose_name = "Bots"
+
+    def ready(self) -> None:
+        """Register the review task, which bots.reviews queues by name (no import circle)."""
+        from bots import tasks  # noqa: F401

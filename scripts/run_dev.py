@@ -1,4 +1,4 @@
-"""Run the development stack: Django's web server, a Celery worker and Celery beat.
+"""Run the development stack: Django's web server, two Celery workers (tasks; bots) and beat.
 
 All three start together and stop together: Ctrl-C (or SIGTERM, or any one of them
 exiting) stops the others, so no stray worker keeps running after the terminal closes.
@@ -31,9 +31,14 @@ def site_url(address: str) -> str:
 
 
 CELERY = [str(BIN / "celery"), "-A", "firenze_site"]
+# Two workers, as in production (docs/bots.md): one for emails, pages and the clock (the
+# default queue), one at a lower priority for bot moves and reviews (the "bots" queue), so a
+# bot thinking never holds up the rest.
 COMMANDS = {
     "web": [sys.executable, "manage.py", "runserver", ADDRESS],
-    "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1"],
+    "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1", "-Q", "celery"],
+    "bots": ["nice", "-n", "10", *CELERY, "worker", "--loglevel=INFO", "--concurrency=1"]
+    + ["-Q", "bots", "--hostname=bots@%h"],
     "beat": [*CELERY, "beat", "--loglevel=INFO", "-s", "var/celerybeat-schedule"],
 }
 
@@ -65,7 +70,7 @@ def main() -> int:
     procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in COMMANDS.items()}
     print(
         f"Firenze is running on {os.environ['SITE_URL']}/ "
-        "(web, Celery worker and beat). Press Ctrl-C to stop.",
+        "(web, Celery workers for tasks and bots, beat). Press Ctrl-C to stop.",
         flush=True,
     )
 

@@ -1,7 +1,8 @@
 """Fixtures for the email integration tests: the real stack instead of eager tasks and locmem.
 
 Per module: a redis-server on a free loopback port, an SMTP server (aiosmtpd) that keeps what it
-receives, two Celery worker processes and Celery beat. The processes run
+receives, two Celery worker processes for the default queue, one for the "bots" queue (bot moves
+and reviews, as in production) and Celery beat. The processes run
 ``firenze_site.settings`` (not the test settings, so nothing is eager) against the test database
 that pytest-django made, with beat's ``send_pending`` every two seconds. The test process
 publishes to the same Redis (its Celery app is switched over for the module) and pytest-django's
@@ -141,9 +142,9 @@ class RedisServer:
         stop_process(self.proc)
 
     def backlog(self) -> int:
-        """Messages in the default queue plus those a worker holds unacknowledged."""
+        """Messages in the two queues plus those a worker holds unacknowledged."""
         with self.client() as client:
-            return client.llen("celery") + client.hlen("unacked")
+            return client.llen("celery") + client.llen("bots") + client.hlen("unacked")
 
 
 # --- SMTP -----------------------------------------------------------------------------------
@@ -220,10 +221,12 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_worker(self, name: str) -> Process:
+    def start_worker(self, name: str, queue: str = "celery") -> Process:
+        """A worker of one queue: "celery" (emails, pages, the clock) or "bots" (bot moves
+        and reviews), as production runs them (docs/bots.md)."""
         return self.spawn(
             name,
-            ["worker", "--pool=solo", f"--hostname={name}@%h", "--loglevel=INFO"]
+            ["worker", "--pool=solo", f"--hostname={name}@%h", "--loglevel=INFO", "-Q", queue]
             + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
         )
 
@@ -249,7 +252,7 @@ class Stack:
     def restart_broker(self) -> None:
         """Start Redis again (same port) and wait until every worker has reconnected: after an
         outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
-        workers = [p for p in self.processes if p.name.startswith("worker")]
+        workers = [p for p in self.processes if p.name.startswith("worker") or p.name == "bots"]
 
         def connections(process: Process) -> int:
             return process.log.read_text(errors="replace").count("] Connected to redis://")
@@ -316,7 +319,10 @@ def use_broker(url: str | None, saved: dict | None = None) -> dict:
 
 @pytest.fixture(scope="module")
 def stack(
-    django_db_setup: None, live_server: Any, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: None,
+    live_server: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
 ) -> Iterator[Stack]:
     if connection.vendor != "postgresql":
         pytest.skip("worker processes share the test database: needs DATABASE_URL=postgres://...")
@@ -350,6 +356,8 @@ def stack(
         "NOTIFICATIONS_PENDING_AFTER_SECONDS": str(SEND_PENDING_SECONDS),
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
+        # A test module may set more (STACK_ENV: the bots' thinking time, say).
+        **getattr(request.module, "STACK_ENV", {}),
     }
     services = Stack(directory, redis, mailbox, env)
     smtp_log = logging.getLogger("mail.log")  # aiosmtpd logs every SMTP command at INFO
@@ -367,6 +375,7 @@ def stack(
         starting = [
             (services.start_worker("worker1"), " ready."),
             (services.start_worker("worker2"), " ready."),
+            (services.start_worker("bots", queue="bots"), " ready."),
             (services.start_beat(), "beat: Starting..."),
         ]
         for process, marker in starting:

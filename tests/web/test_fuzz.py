@@ -53,7 +53,7 @@ FIELDS = [
     "switch", "List-Unsubscribe", "code", "oldpassword", "action_add", "action_remove",
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
-    "setting", "reason", "muted",
+    "setting", "reason", "muted", "level", "bot_seat_2", "bot_seat_3", "bot_seat_4",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
