@@ -159,7 +159,8 @@ def test_the_levels_page_shows_each_level_in_words_and_the_ladders_numbers(clien
     assert "Against Beginner: wins" in page
 
     page = client.get(reverse("bots:levels"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Gegen Beginner" in page or "Anfänger" in page
+    assert "Anfänger" in page and "Stark" in page
+    assert "Gegen Anfänger: gewinnt" in page
 
 
 def test_the_rules_and_create_pages_link_the_levels_page(client, anna):
