@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rules import protocol, registry
 
 
-def level_choices(engine: protocol.Engine) -> list[tuple[str, str]]:
+def level_choices(engine: protocol.Engine) -> list[tuple[str, Any]]:
     """(key, name in the reader's language) for each of the engine's levels, weakest first."""
     return [(level.key, level.label) for level in engine.bot_levels]
 

@@ -34,6 +34,7 @@ def levels(request: HttpRequest) -> HttpResponse:
 @require_POST
 def takeover(request: HttpRequest) -> HttpResponse:
     form = TakeoverForm(request.POST)
+    assert request.user.is_authenticated  # login_required
     if form.is_valid():
         TakeoverPreference.objects.update_or_create(
             user=request.user, defaults={"level": form.cleaned_data["level"]}
@@ -49,6 +50,7 @@ def takeover(request: HttpRequest) -> HttpResponse:
 def review(request: HttpRequest, pk: int) -> HttpResponse:
     """A player of a finished game asks for their review (computed in the background)."""
     ReviewForm(request.POST).is_valid()  # nothing to read but the CSRF token
+    assert request.user.is_authenticated  # login_required
     game = Game.objects.defer("state").filter(pk=pk).first()
     if game is None or not game.seats.filter(user=request.user).exists():
         raise Http404(_("No such game."))

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["games", "players", "notifications", "chat", "accounts", "firenze_site"]
+APPS = ["games", "players", "notifications", "chat", "accounts", "firenze_site", "bots"]
 
 
 def modules(apps: list[str]) -> Iterator[tuple[str, Path]]:

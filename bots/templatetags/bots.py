@@ -52,7 +52,8 @@ def takeover_form(context: dict[str, Any]) -> dict[str, Any]:
     user = context["request"].user
     form = TakeoverForm()
     preference = getattr(user, "bot_takeover", None) if user.is_authenticated else None
-    if preference is not None and preference.level in dict(form.fields["level"].choices):
+    offered = {level.key for level in form.engine.bot_levels}
+    if preference is not None and preference.level in offered:
         form.initial["level"] = preference.level
     return {"form": form, "csrf_token": context.get("csrf_token")}
 

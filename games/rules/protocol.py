@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from django.utils.functional import Promise
+
 # An engine's state is opaque to the platform: it passes it back to the same engine only.
 State = Any
 Action = dict[str, Any]
@@ -38,8 +40,8 @@ class BotLevel:
     same bot, `label` and `summary` (how it plays, a sentence) are in the reader's language."""
 
     key: str
-    label: str
-    summary: str
+    label: str | Promise
+    summary: str | Promise
     aliases: Sequence[str] = ()
 
 

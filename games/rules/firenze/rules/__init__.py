@@ -12,6 +12,7 @@ from .apply import apply_action
 from .changes import changes
 from .errors import IllegalAction, Refusal
 from .legal import legal_actions_of
+from .levels import choose_action
 from .setup import new_game
 from .state import State, from_dict, to_dict
 from .view import format_line, log_lines, player_view
@@ -33,6 +34,7 @@ __all__ = [
     "apply_action",
     "can_undo",
     "changes",
+    "choose_action",
     "format_line",
     "from_dict",
     "is_over",
