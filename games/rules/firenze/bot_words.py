@@ -37,9 +37,8 @@ LEVELS: tuple[BotLevel, ...] = (
         pgettext_lazy("bot level", "Strong"),
         gettext_lazy(
             "Thinks ahead: for its card, exchange, build and fulfilment it plays each promising "
-            "choice out to the end of the game many times, with the hidden cards dealt afresh "
-            "each time (it never sees your hand or the deck), and keeps the choice that won "
-            "by the most."
+            "choice two turns ahead many times, with the hidden cards dealt afresh each time "
+            "(it never sees your hand or the deck), and keeps the choice that comes out best."
         ),
     ),
 )

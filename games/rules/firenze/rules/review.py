@@ -5,16 +5,18 @@ For each of the seat's turns the review stops twice, where a turn is decided: at
 the choose phase (which card, with or without a Princess) and at the start of the build phase
 (which towers, how high). There it takes the seat's view then (player_view: the player's own
 hand and the public board, nothing the player could not see), lets the Strong bot search its
-candidate plans with the player's actual plan among them, and reports both plans and the
-difference of their playout scores: the PP margin (own final PP minus the best other player's)
-the player's choice was expected to give away. The player's plan is never dropped by the
-search, so both are measured over the same samples.
+candidate plans with the player's actual plan among them (never dropped), and reports both
+plans and how much better the bot's is by its estimate: the PP margin (own worth minus the best
+other player's, two turns on) the player's choice gave away. That difference is measured again
+on fresh samples, the two plans side by side: the best of many noisy means is flattered by its
+own luck.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from .apply import apply_action
@@ -30,6 +32,9 @@ Action = dict[str, Any]
 S = dict[str, Any]
 
 DECISIONS = {"choose": "card", "build": "build"}
+# The share of a decision's budget spent choosing the bot's plan; the rest measures how much
+# better it is than the player's.
+CHOOSING_SHARE = 0.6
 
 
 def review_game(
@@ -94,18 +99,27 @@ def review_decision(
         plans.append(played)
     if len(plans) < 2:
         return None
-    ranked = search(view, plans, rng, budget, keep=played)
-    best = ranked[0]
-    mine = next(c for c in ranked if c.plan == played)
-    agree = best.plan == played
+    choosing = replace(budget, seconds=budget.seconds * CHOOSING_SHARE)
+    ranked = search(view, plans, rng, choosing, keep=played)
+    best = ranked[0].plan
+    playouts = sum(c.count for c in ranked)
+    loss = 0.0
+    if best != played:
+        # The best of many noisy means is flattered by its luck (the winner's curse): the
+        # difference is measured again on fresh samples, the two plans side by side.
+        measuring = replace(budget, seconds=budget.seconds - choosing.seconds)
+        again = search(view, [best, played], rng, measuring)
+        bot, mine = (next(c for c in again if c.plan == plan) for plan in (best, played))
+        loss = max(0.0, bot.mean - mine.mean)
+        playouts += bot.count + mine.count
     return {
         "turn": d["turn_no"],
         "decision": DECISIONS[d["phase"]],
         "played": summary_of(d, played),
-        "suggested": summary_of(d, best.plan),
-        "loss": 0.0 if agree else round(max(0.0, best.mean - mine.mean), 1),
-        "agree": agree,
-        "playouts": sum(c.count for c in ranked),
+        "suggested": summary_of(d, best),
+        "loss": round(loss, 1),
+        "agree": best == played,
+        "playouts": playouts,
     }
 
 
