@@ -15,7 +15,6 @@ high as the bricks allow) and ranked by a one-turn look (`build_value`) before a
 
 from __future__ import annotations
 
-import itertools
 import random
 from typing import Any
 
@@ -152,52 +151,73 @@ def _heights(me: Me, color: int, height: int, most: int) -> set[int]:
     return {c for c in counts if 1 <= c <= most}
 
 
+Split = tuple[tuple[int, int], ...]  # (colour, bricks) per tower, then for a new tower
+
+
 def _allocations(s: S, me: Me, mason_legal: bool) -> list[Plan]:
     """Every sensible split (a tower may get 0, 1, a commission's height or as many as it
     can; at most one new tower), with and without a Mason when one could be played."""
     player = s["players"][s["seat"]]
     turn = s["turn"]
     left = MAX_BUILD_PER_TURN - turn["built"]
-    store = player["store"]
-    towers = player["towers"]
-    choices: list[list[tuple[int, int]]] = []  # per tower: (tower index, bricks)
-    for i, t in enumerate(towers):
+    plans: list[Plan] = []
+    for split in _splits(_brick_options(me, left), left, player["store"]):
+        total = sum(n for _, n in split)
+        price = BUILD_COST[turn["built"] + total]
+        plain = max(0, price - build_discount(player, turn["mason"]))
+        for mason in (False, True) if mason_legal else (False,):
+            cost = max(0, price - build_discount(player, True)) if mason else plain
+            if cost <= sum(player["store"]) - total and not (mason and cost == plain):
+                plans.append(_plan_of(split, len(player["towers"]), mason))
+    return plans
+
+
+def _brick_options(me: Me, left: int) -> list[list[tuple[int, int]]]:
+    """For each tower, then for a new one, the (colour, bricks) worth trying."""
+    store = me.store
+    options = []
+    for t in me.player["towers"]:
         most = min(left, store[t["c"]], 8 - t["h"])
-        choices.append([(i, 0)] + [(i, n) for n in sorted(_heights(me, t["c"], t["h"], most))])
-    new: list[tuple[int, int]] = [(-1, 0)]
+        options.append([(t["c"], n) for n in [0, *sorted(_heights(me, t["c"], t["h"], most))]])
+    new = [(-1, 0)]
     for c in range(6):
         if store[c]:
             new += [(c, n) for n in sorted(_heights(me, c, 0, min(left, store[c], 8)))]
-    mason_options = [False, True] if mason_legal else [False]
-    plans: list[Plan] = []
-    for split in itertools.product(*choices, new):
-        per_tower, (new_color, new_count) = split[:-1], split[-1]
-        used = [0] * 6
-        total = 0
-        for i, n in per_tower:
-            used[towers[i]["c"]] += n
-            total += n
-        if new_count:
-            used[new_color] += new_count
-            total += new_count
-        if total > left or any(used[c] > store[c] for c in range(6)):
-            continue
-        spare = sum(store) - total
-        price = BUILD_COST[turn["built"] + total]
-        plain = max(0, price - build_discount(player, turn["mason"]))
-        for mason in mason_options:
-            cost = max(0, price - build_discount(player, True)) if mason else plain
-            if cost > spare or (mason and cost == plain):
+    return [*options, new]
+
+
+def _splits(options: list[list[tuple[int, int]]], left: int, store: list[int]) -> list[Split]:
+    """The combinations of one option per tower within the turn's bricks and the storehouse,
+    depth first: a split already over the limit is not extended (many towers would make
+    thousands of combinations, few of them possible)."""
+    found: list[Split] = []
+    used = [0] * 6
+
+    def extend(split: tuple[tuple[int, int], ...], total: int) -> None:
+        if len(split) == len(options):
+            found.append(split)
+            return
+        for color, n in options[len(split)]:
+            if n and (total + n > left or used[color] + n > store[color]):
                 continue
-            actions: list[Action] = [{"type": "play_card", "card": "Mason"}] if mason else []
-            for i, n in per_tower:
-                actions += [{"type": "build", "tower": i}] * n
-            if new_count:
-                actions += [{"type": "build", "color": COLORS[new_color]}]
-                actions += [{"type": "build", "tower": len(towers)}] * (new_count - 1)
-            actions.append({"type": "end_phase"})
-            plans.append(tuple(actions))
-    return plans
+            used[color] += n
+            extend((*split, (color, n)), total + n)
+            used[color] -= n
+
+    extend((), 0)
+    return found
+
+
+def _plan_of(split: Split, towers: int, mason: bool) -> Plan:
+    actions: list[Action] = [{"type": "play_card", "card": "Mason"}] if mason else []
+    for i, (_, n) in enumerate(split[:-1]):
+        actions += [{"type": "build", "tower": i}] * n
+    color, n = split[-1]
+    if n:
+        actions += [{"type": "build", "color": COLORS[color]}]
+        actions += [{"type": "build", "tower": towers}] * (n - 1)
+    actions.append({"type": "end_phase"})
+    return tuple(actions)
 
 
 def build_value(s: S, me: Me, plan: Plan) -> float:
