@@ -1,8 +1,7 @@
-"""Every value posted to the bots app, read through a form: a bot level (create form, seating a
-bot, the takeover preference) and the request for a review (nothing but the CSRF token).
-
-`bot_level_field` is the one field that offers an engine's levels: the platform's create form,
-the forming game's "Seat a bot" and a one-click "play against bots" form all use it.
+"""Every value posted to the bots app, read through a form: the takeover preference and the
+request for a review (nothing but the CSRF token). The field offering an engine's levels,
+`bot_level_field`, lives with the games app's forms (the create form, "Seat a bot" and quick
+play use it too), so the games app never imports this one.
 """
 
 from __future__ import annotations
@@ -12,44 +11,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.forms import bot_level_field
 from games.rules import protocol, registry
-
-
-def level_choices(engine: protocol.Engine) -> list[tuple[str, Any]]:
-    """(key, name in the reader's language) for each of the engine's levels, weakest first."""
-    return [(level.key, level.label) for level in engine.bot_levels]
-
-
-def bot_level_field(
-    engine: protocol.Engine,
-    *,
-    label: Any = None,
-    blank: Any = None,
-    initial: str | None = None,
-    help_text: Any = "",
-) -> forms.ChoiceField:
-    """A choice of the engine's bot levels; with `blank`, an empty choice first (labelled so)."""
-    choices = level_choices(engine)
-    if blank is not None:
-        choices = [("", blank), *choices]
-    return forms.ChoiceField(
-        label=label if label is not None else _("Bot level"),
-        choices=choices,
-        required=blank is None,
-        initial=initial
-        if initial is not None
-        else ("" if blank is not None else engine.default_bot),
-        help_text=help_text,
-    )
-
-
-class BotLevelForm(forms.Form):
-    """The level of a bot the creator seats (games: Seat a bot)."""
-
-    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.engine = engine or registry.default()
-        self.fields["level"] = bot_level_field(self.engine)
 
 
 class TakeoverForm(forms.Form):

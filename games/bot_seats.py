@@ -26,7 +26,3 @@ def seat_bot_name(engine: protocol.Engine, seat: Any) -> str:
     except ObjectDoesNotExist:
         return engine.default_bot
     return level if level in engine.bots else engine.default_bot
-
-
-def seat_bot(engine: protocol.Engine, seat: Any) -> protocol.Bot:
-    return engine.bots[seat_bot_name(engine, seat)]

@@ -52,6 +52,8 @@ def test_an_email_queued_while_a_strong_bot_thinks_goes_out_before_it_moves(
     )
     assert {m["To"] for m in mails} == {"ben@example.com", "carla@example.com"}
     assert bot_moves(game) == 0, "the email waited for the bot"
-    assert "games.tasks.play_bots[" not in services.log_text("worker1") + services.log_text("worker2")
+    assert "games.tasks.play_bots[" not in services.log_text("worker1") + services.log_text(
+        "worker2"
+    )
 
     wait_until(lambda: bot_moves(game) > 0, "the bot's move", timeout=8 * THINK_SECONDS)

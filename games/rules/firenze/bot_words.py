@@ -10,7 +10,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.rules.firenze.wording import colour_name
 from games.rules.protocol import BotLevel
-from games.wording import ordinal
+from games.rules.wording import ordinal
 
 LEVELS: tuple[BotLevel, ...] = (
     BotLevel(

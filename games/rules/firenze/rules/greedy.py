@@ -229,7 +229,7 @@ def build_score(s: S, me: Me, action: Action) -> float:
     worth = _BELL_WORTH if bell else commission_pp(s, color, target)
     if height == target:
         return 10.0 + worth + keep_alive
-    return 2.0 + keep_alive + worth / (target - height + 1)
+    return float(2.0 + keep_alive + worth / (target - height + 1))
 
 
 def _fulfil(s: S, me: Me, legal: list[Action]) -> Action:
