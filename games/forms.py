@@ -471,7 +471,9 @@ class BotsNowForm(forms.Form):
         super().__init__(*args, **kwargs)
         engine = engine or registry.default()
         counts = range(engine.min_players, engine.max_players + 1)
-        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
+        players = self.fields["num_players"]
+        assert isinstance(players, forms.TypedChoiceField)
+        players.choices = [(n, str(n)) for n in counts]
         self.fields["level"] = bot_level_field(engine, label=_("The bots' level"))
         self.fields["level"].required = False  # left out (an older page): the default level
 

@@ -4,10 +4,11 @@ shared invite link so the old one opens nothing (games.lobby.revoke)."""
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from firenze_site.requests import HtmxHttpRequest
 from games import lobby
 from games.errors import RequestRefused
 from games.forms import RevokeForm
@@ -17,7 +18,7 @@ from games.views import _lobby_action
 
 @login_required
 @require_POST
-def revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = RevokeForm(request.POST)
     done: list[str] = []
 

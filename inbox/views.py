@@ -54,7 +54,7 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE)
         .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-        .annotate(mine=Exists(waiting))
+        .annotate(waiting_for_me=Exists(waiting))
         .defer("state")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by(F("deadline").asc(nulls_last=True), "pk")
@@ -62,7 +62,7 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
     mine: list[Game] = []
     others: list[Game] = []
     for game in games:
-        (mine if game.mine else others).append(game)
+        (mine if game.waiting_for_me else others).append(game)
     return mine, others
 
 

@@ -28,7 +28,6 @@ from django.utils.translation import ngettext, pgettext
 from firenze_site.language import language_of_user
 from games.models import Game, Move, Seat, abandoned_after, time_limit_label
 from games.results import standings
-from games.rules.wording import in_sentence
 from notifications import links, preferences
 from notifications.models import Notification
 
