@@ -43,7 +43,7 @@ def commission_pp(s: S, color: int, level: int) -> int:
     """What fulfilling this commission pays: its balcony's PP, else the printed PP."""
     for balcony in s["balconies"]:
         if balcony["c"] == color and balcony["l"] == level:
-            return balcony["pp"]
+            return int(balcony["pp"])
     return printed_pp(color, level)
 
 
@@ -178,7 +178,7 @@ def choice_value(s: S, me: Me, slot: int) -> float:
     worth = me.worth
     bricks = sum(n * worth[c] for c, n in enumerate(entry["bricks"]))
     cost = 0 if s["turn"]["princess"] else slot
-    return bricks + card_worth(me.player, entry["card"]) - 1.3 * cost
+    return float(bricks + card_worth(me.player, entry["card"]) - 1.3 * cost)
 
 
 def _choose(s: S, me: Me, legal: list[Action]) -> Action:

@@ -253,7 +253,7 @@ def build_value(s: S, me: Me, plan: Plan) -> float:
             value -= 0.5 * t["h"]
         else:
             value += 0.4 * t["h"] + commission_pp(s, t["c"], target) / (target - t["h"] + 2)
-    return value
+    return float(value)
 
 
 def _color(action: Action) -> int:

@@ -150,7 +150,7 @@ def playout(s: S, seat: int, rng: random.Random, horizon: int | None = None) -> 
             return estimate(s, seat)
         apply_in_place(s, greedy_step(s, rng))
     totals = [p["total"] for p in s["final"]["players"]]
-    return totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+    return float(totals[seat] - max(t for i, t in enumerate(totals) if i != seat))
 
 
 # --- remembering a plan of several steps ------------------------------------------------------
