@@ -16,6 +16,7 @@ from games.rules.firenze.rules import (
     legal_actions,
     new_game,
     player_view,
+    scores,
     to_dict,
     winners,
 )
@@ -134,13 +135,28 @@ def play(num_players: int, seed: int, levels: list[str]):
     raise AssertionError("the game did not end")
 
 
-def test_a_short_tournament_of_the_three_levels_plays_to_the_end():
-    """The bench's tournament in small (strength is measured there, not here)."""
+@pytest.mark.parametrize(("stronger", "weaker"), [("strong", "standard"), ("standard", "beginner")])
+def test_a_higher_level_beats_the_one_below_in_a_short_tournament(stronger, weaker):
+    """The bench's tournament in small (make bench measures the rates with their goals): four
+    2-player games, seats alternating, a Strong bot stopped after a fixed number of playouts so
+    the games are the same on any machine. A player who moves up a level meets a bot that wins
+    most games and by points, not by a coin's luck."""
+    won, margins = 0.0, []
+    for game in range(4):
+        forget_plans()
+        seat = game % 2
+        levels = [weaker, weaker]
+        levels[seat] = stronger
+        final = play(2, 700 + game, levels)
+        champions = winners(final)
+        won += 1 / len(champions) if seat in champions else 0.0
+        points = scores(final)
+        margins.append(points[seat] - points[1 - seat])
+    assert won >= 3, f"{stronger} won only {won} of 4 games against {weaker}"
+    assert sum(margins) / len(margins) > 10  # PP ahead on average
+
+
+def test_the_three_levels_play_a_four_player_game_to_the_end():
     forget_plans()
-    for seed, levels in enumerate(
-        [["strong", "standard"], ["beginner", "strong"], ["standard", "beginner"]]
-    ):
-        final = play(2, 300 + seed, levels)
-        assert winners(final)
     final = play(4, 400, ["strong", "standard", "beginner", "standard"])
     assert winners(final)
