@@ -1,7 +1,7 @@
 """The bots' pages as a player meets them (issue 21), on a desktop and a phone, in English and
-German: the create form's seats, the levels page with the ladder's numbers, a profile's record
-against the levels and a replay with its review; axe-clean, and the review is asked for and
-read with the keyboard alone. Screenshots go to test-artifacts/screenshots/bots-*.png.
+German: the create form's seats, quick play's level, the levels page with the ladder's numbers,
+a profile's record against the levels and a replay with its review; axe-clean, and the review
+is asked for and read with the keyboard alone. Screenshots: test-artifacts/screenshots/bots-*.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, language):
     device = "phone" if phone else "desktop"
     pages = [
         ("create", anna, "/games/new/"),
+        ("quick-play", anna, "/games/bots/"),
         ("levels", None, "/bots/"),
         ("profile", None, f"/players/{anna.display_name}/"),
         ("account", anna, "/accounts/profile/#takeover"),
