@@ -133,7 +133,7 @@ class RedisServer:
     def backlog(self) -> int:
         """Messages in the default queue plus those a worker holds unacknowledged."""
         with self.client() as client:
-            return client.llen("celery") + client.hlen("unacked")
+            return client.llen("celery") + client.llen("bots") + client.hlen("unacked")
 
 
 # --- SMTP -----------------------------------------------------------------------------------
@@ -214,14 +214,18 @@ class Stack:
         self.processes.append(process)
         return process
 
-    def start_worker(self, name: str, *, pool: str = "solo", concurrency: int = 1) -> Process:
-        """A Celery worker. The solo pool runs tasks in the worker process itself (quick to
-        start, what the email tests use); prefork, production's default, runs them in child
-        processes and is the pool that enforces the tasks' time limits."""
+    def start_worker(
+        self, name: str, *, pool: str = "solo", concurrency: int = 1, queues: str = "celery,bots"
+    ) -> Process:
+        """A Celery worker of ``queues``: "celery" (emails, pages, the clock), "bots" (bot moves
+        and reviews; production gives them their own workers, docs/bots.md), or both. The solo
+        pool runs tasks in the worker process itself (quick to start, what the email tests
+        use); prefork, production's default, runs them in child processes and is the pool that
+        enforces the tasks' time limits."""
         options = [f"--pool={pool}"] + ([f"--concurrency={concurrency}"] if pool != "solo" else [])
         return self.spawn(
             name,
-            ["worker", *options, f"--hostname={name}@%h", "--loglevel=INFO"]
+            ["worker", *options, f"--hostname={name}@%h", "--loglevel=INFO", "-Q", queues]
             + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
         )
 
@@ -263,7 +267,7 @@ class Stack:
     def restart_broker(self) -> None:
         """Start Redis again (same port) and wait until every worker has reconnected: after an
         outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
-        workers = [p for p in self.processes if p.name.startswith("worker")]
+        workers = [p for p in self.processes if p.name.startswith("worker") or p.name == "bots"]
 
         def connections(process: Process) -> int:
             return process.log.read_text(errors="replace").count("] Connected to redis://")

@@ -9,9 +9,13 @@ into a bot account there first, so others see it is a program). The bot takes an
 plays every turn of the account's games, and runs until stopped (or until the game given with
 --game is over).
 
-How it chooses: among the legal actions the API lists, by a simple rule (fulfil a commission
-when it can, take the cheapest card, build at most two bricks a turn, answer what is asked, end
-the phase). It is not the site's own bot, but it finishes its games.
+How it chooses: like the site's own Standard bot, when this file sits in a checkout of the site
+(or the site's source is on PYTHONPATH): it hands the game's view, which is exactly what its
+seat may see (the API's "view"), to the rules package's public `choose_action`, a pure-Python
+package with no Django and no dependency. `--level beginner` or `--level strong` plays another
+of the site's levels. Without the package it falls back to a simple rule among the legal actions
+the API lists (fulfil a commission when it can, take the cheapest card, build at most two bricks
+a turn, answer what is asked, end the phase): not the site's bot, but it finishes its games.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 TIMEOUT = 30  # seconds for one API request
@@ -94,9 +99,47 @@ class Site:
             time.sleep(1)
 
 
-def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A simple rule over the legal actions (the site's Standard choice replaces it when the
-    rules package offers one to clients)."""
+Chooser = Callable[[dict[str, Any], str, random.Random], dict[str, Any]]
+
+
+def site_chooser() -> Chooser | None:
+    """The rules package's `choose_action(view, level, rng)`, if the site's source is at hand:
+    this file's checkout first, then PYTHONPATH. It decides from the seat's view alone."""
+    root = Path(__file__).resolve().parent.parent
+    if (root / "games" / "rules" / "firenze" / "rules" / "levels.py").is_file():
+        sys.path.insert(0, str(root))
+    try:
+        from games.rules.firenze.rules import choose_action
+    except ImportError:
+        return None
+    chooser: Chooser = choose_action
+    return chooser
+
+
+def choose(
+    view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    chooser: Chooser | None = None,
+    level: str = "standard",
+) -> dict[str, Any]:
+    """The site's bot of that level (`chooser`, from the seat's view), or the simple rule."""
+    mine = view.get("viewer") is not None and view.get("viewer") == view.get("acting_seat")
+    if chooser is not None and mine:
+        try:
+            action = chooser(view, level, rng)
+        except (ValueError, KeyError, IndexError) as error:  # a view it cannot read
+            print(f"the {level} bot could not decide ({error!r}); the simple rule plays")
+        else:
+            if action in legal:
+                return action
+    return simple_rule(view, legal, rng)
+
+
+def simple_rule(
+    view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
+) -> dict[str, Any]:
+    """A simple rule over the legal actions, for when the rules package is not at hand."""
     by_type: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
         by_type.setdefault(action["type"], []).append(action)
@@ -117,10 +160,19 @@ def choose(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
 
 
 class Bot:
-    def __init__(self, site: Site, rng: random.Random, only_game: int | None) -> None:
+    def __init__(
+        self,
+        site: Site,
+        rng: random.Random,
+        only_game: int | None,
+        chooser: Chooser | None = None,
+        level: str = "standard",
+    ) -> None:
         self.site = site
         self.rng = rng
         self.only_game = only_game
+        self.chooser = chooser
+        self.level = level
         self.moves = 0
 
     def wanted(self, game: int) -> bool:
@@ -149,7 +201,7 @@ class Bot:
             if not listed["my_turn"]:
                 return
             view = self.site.get(f"/games/{game}")["view"] or {}
-            action = choose(view, listed["actions"], self.rng)
+            action = choose(view, listed["actions"], self.rng, self.chooser, self.level)
             status, answer = self.site.request(
                 "POST", f"/games/{game}/move", {"action": action, "version": listed["version"]}
             )
@@ -190,14 +242,22 @@ def main() -> int:
     parser.add_argument("--streams", help="where /streams/ is served, if elsewhere")
     parser.add_argument("--game", type=int, help="play only this game, and stop when it is over")
     parser.add_argument("--seed", type=int, help="for the choices' tie-breaks")
+    parser.add_argument(
+        "--level",
+        choices=["beginner", "standard", "strong"],
+        default="standard",
+        help="which of the site's bots plays (needs the site's rules package; default standard)",
+    )
     args = parser.parse_args()
     token = os.environ.get("FIRENZE_TOKEN", "")
     if not token:
         parser.error("set FIRENZE_TOKEN to a token with play access")
     site = Site(args.site, token, args.streams)
     me = site.get("/account")
-    print(f"playing as {me['name']} (bot account: {me['bot_account']})", flush=True)
-    return Bot(site, random.Random(args.seed), args.game).run()
+    chooser = site_chooser()
+    plays = f"the site's {args.level} bot" if chooser else "a simple rule"
+    print(f"playing as {me['name']} (bot account: {me['bot_account']}) with {plays}", flush=True)
+    return Bot(site, random.Random(args.seed), args.game, chooser, args.level).run()
 
 
 if __name__ == "__main__":

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "notifications",
     "players",
     "chat",
+    "bots",
     # The public API (/api/v1/, personal tokens, bot accounts) and the live event streams.
     "ninja",
     "corsheaders",
@@ -374,6 +375,22 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "120")),
     },
 }
+
+# --- Bots (docs/bots.md) --------------------------------------------------------------------
+# Bot moves, timed-out turns and post-game reviews run on their own queue, "bots", served by
+# its own worker (make run starts one; production runs it as a separate service), so a bot
+# thinking never delays an email, a page or another player's move.
+CELERY_TASK_ROUTES = {
+    "games.tasks.play_bots": {"queue": "bots"},
+    "games.tasks.time_out_game": {"queue": "bots"},
+    "bots.tasks.review_game": {"queue": "bots"},
+}
+# CPU seconds the Strong bot thinks per decision that matters (unset: the engine's own, 0.5 s
+# for Firenze), and the reviewing bot per reviewed decision.
+BOTS_THINK_SECONDS = (
+    float(os.environ["BOTS_THINK_SECONDS"]) if os.environ.get("BOTS_THINK_SECONDS") else None
+)
+BOTS_REVIEW_SECONDS = float(os.environ.get("BOTS_REVIEW_SECONDS", "1.0"))
 
 # --- Games clock ----------------------------------------------------------------------------
 # Reminders at these shares of a turn's time limit (halfway and with 10% left), and the number

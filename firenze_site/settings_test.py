@@ -43,3 +43,8 @@ NOTIFICATIONS_ALLOW_HTTP_TARGETS = True
 NOTIFICATIONS_ALLOW_LOOPBACK_TARGETS = True
 # Push is off unless a test sets a key (tests/web/test_push.py makes one).
 WEBPUSH_VAPID_PRIVATE_KEY = ""
+
+# Bots think a few milliseconds in tests: behaviour, not strength, is tested here (strength and
+# thinking time are measured in `make bench`).
+BOTS_THINK_SECONDS = 0.01
+BOTS_REVIEW_SECONDS = 0.01

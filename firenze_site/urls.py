@@ -22,6 +22,7 @@ handler400 = "firenze_site.request_guards.bad_request"
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
+    path("", include("bots.urls")),
     path("", include("inbox.urls")),
     # The service worker (sw.js), served from the root so its scope is the whole site.
     path("", include("notifications.worker_urls")),

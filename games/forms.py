@@ -20,6 +20,7 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from firenze_site.language import lazy_percent
 from games import timecontrol
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
 from games.rules import protocol, registry
@@ -228,6 +229,20 @@ class CreateGameForm(ClockForm):
         clock = [(name, self.fields[name]) for name in self.CLOCK_FIELDS]
         self.fields = dict(fields[:at] + option_fields + clock + fields[at:])
         self.option_names = [name for name, _ in option_fields]
+        self.bot_seat_names = []
+        for number in range(2, self.engine.max_players + 1):  # seat 1 is the creator's
+            name = f"bot_seat_{number}"
+            self.fields[name] = bot_level_field(
+                self.engine,
+                label=lazy_percent(_("Seat %(number)s"), number=number),
+                blank=_("A person (an open seat)"),
+                help_text=_(
+                    "Or a bot of this level; seats beyond the number of players stay empty."
+                )
+                if number == self.engine.max_players
+                else "",
+            )
+            self.bot_seat_names.append(name)
 
     def field_groups(self) -> dict[str, list[forms.BoundField]]:
         """The fields in the order drawn: the game, its clock (under its own heading), who
@@ -243,8 +258,25 @@ class CreateGameForm(ClockForm):
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data["name"])
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        players = data.get("num_players")
+        if players:
+            for name in self.bot_seat_names[players - 1 :]:
+                if data.get(name):
+                    self.add_error(
+                        name, _("This game has only %(players)s seats.") % {"players": players}
+                    )
+        return data
+
     def options(self) -> dict[str, Any]:
         return self.engine.options_from_form(self.cleaned_data)
+
+    def bot_levels(self) -> list[str]:
+        """The levels of the bots to seat at once, one per seat chosen (in seat order)."""
+        players = self.cleaned_data["num_players"]
+        names = self.bot_seat_names[: players - 1]
+        return [self.cleaned_data[name] for name in names if self.cleaned_data.get(name)]
 
 
 class InviteForm(forms.Form):
@@ -424,7 +456,8 @@ class RevokeForm(forms.Form):
 
 
 class BotsNowForm(forms.Form):
-    """ "Play against bots now": how many players in all (the bots fill the other seats)."""
+    """ "Play against bots now": how many players in all (the bots fill the other seats) and
+    the bots' level (the engine's default, Standard, unless chosen)."""
 
     num_players = forms.TypedChoiceField(
         label=_("Players"),
@@ -441,3 +474,49 @@ class BotsNowForm(forms.Form):
         players = self.fields["num_players"]
         assert isinstance(players, forms.TypedChoiceField)
         players.choices = [(n, str(n)) for n in counts]
+        self.fields["level"] = bot_level_field(engine, label=_("The bots' level"))
+        self.fields["level"].required = False  # left out (an older page): the default level
+
+    def clean_level(self) -> str:
+        return str(self.cleaned_data.get("level") or self.fields["level"].initial)
+
+
+# --- bot levels: the one field offering an engine's levels (create form, "Seat a bot", quick
+# play, the takeover preference in bots.forms) ------------------------------------------------
+
+
+def level_choices(engine: protocol.Engine) -> list[tuple[str, Any]]:
+    """(key, name in the reader's language) for each of the engine's levels, weakest first."""
+    return [(level.key, level.label) for level in engine.bot_levels]
+
+
+def bot_level_field(
+    engine: protocol.Engine,
+    *,
+    label: Any = None,
+    blank: Any = None,
+    initial: str | None = None,
+    help_text: Any = "",
+) -> forms.ChoiceField:
+    """A choice of the engine's bot levels; with `blank`, an empty choice first (labelled so)."""
+    choices = level_choices(engine)
+    if blank is not None:
+        choices = [("", blank), *choices]
+    return forms.ChoiceField(
+        label=label if label is not None else _("Bot level"),
+        choices=choices,
+        required=blank is None,
+        initial=initial
+        if initial is not None
+        else ("" if blank is not None else engine.default_bot),
+        help_text=help_text,
+    )
+
+
+class BotLevelForm(forms.Form):
+    """The level of a bot the creator seats (games: Seat a bot)."""
+
+    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.engine = engine or registry.default()
+        self.fields["level"] = bot_level_field(self.engine)

@@ -142,6 +142,8 @@ def revoke(game: Game, by: Any, invitation_id: int | None = None) -> None:
 def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
     """The creator seats a bot (the engine's default kind unless one is named)."""
     bot = bot or game.engine.default_bot
+    if bot not in game.engine.bots:
+        raise RequestRefused(_("Choose one of the bot levels offered."))
     with transaction.atomic():
         game = _lock_open(game)
         if by != game.creator:
@@ -350,12 +352,13 @@ def reclaim_seat(game: Game, user: Any) -> None:
     queue_bots(game)
 
 
-def play_bots_now(user: Any, num_players: int) -> Game:
+def play_bots_now(user: Any, num_players: int, level: str = "") -> Game:
     """One click to play: a game of the default engine with its default options, the player
-    in one seat and bots in the others; it starts at once."""
+    in one seat and bots of one level (the engine's default unless named) in the others; it
+    starts at once."""
     game = create_game(user, num_players=num_players)
     for _seat in range(num_players - 1):
-        add_bot(game, user)
+        add_bot(game, user, level)
     game.refresh_from_db()
     return game
 

@@ -27,7 +27,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import versions
-from games.forms import InviteForm
+from games.forms import BotLevelForm, InviteForm
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Game, Move, Seat
 from games.rules import protocol, registry
@@ -169,6 +169,7 @@ def _forming_context(viewer: Viewer, game: Game, seats: list[Seat]) -> dict[str,
         "free_seats": free_seats,
         "open_seat_slots": range(free_seats),
         "invite_form": InviteForm(),
+        "bot_form": BotLevelForm(engine=game.engine, auto_id="bot-%s"),
         "invite_url": viewer.absolute(reverse("games:invite_link", args=[game.invite_token])),
         "invited_players": [i for i in invitations if not i.by_email and i.user_id],
         "invited_addresses": [i for i in invitations if i.by_email] if is_creator else [],

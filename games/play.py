@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import events, jobs, versions
+from games.bot_seats import seat_bot_name
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move, Seat
 from games.rules import moves, protocol
@@ -216,16 +217,17 @@ def run_bots(game_id: int, max_steps: int = 2000) -> int:
             game = Game.objects.select_for_update().get(pk=game_id)
             if not game.is_active or game.is_halted:  # halted: every person left it to the bot
                 return played
-            seat = game.seats.filter(number=game.acting_seat).first()
+            seat = game.seats.filter(number=game.acting_seat).select_related("user").first()
             if seat is None or seat.number is None or not seat.bot_plays:
                 return played
             engine = game.engine
             state = game.load_state()
             rng = random.Random(f"{game.seed}/bot/{engine.step(state)}")
+            bot = seat_bot_name(engine, seat)
             try:
-                step = moves.bot_step(engine, state, seat.bot, rng)
+                step = moves.bot_step(engine, state, bot, rng)
             except engine.illegal_action:  # a bug in the bot: retrying would repeat it
-                log.exception("game %s: bot %r chose an illegal action", game_id, seat.bot)
+                log.exception("game %s: bot %r chose an illegal action", game_id, bot)
                 return played
             store_step(game, seat.number, step, by_bot=True)
         played += 1

@@ -25,7 +25,8 @@ def bots_now(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 limits.check(request, "create_game")
-                game = lobby.play_bots_now(request.user, form.cleaned_data["num_players"])
+                data = form.cleaned_data
+                game = lobby.play_bots_now(request.user, data["num_players"], data["level"])
             except GameError as exc:
                 form.add_error(None, exc.message)
                 status = exc.status

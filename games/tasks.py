@@ -9,6 +9,7 @@ that chooses an illegal action is logged by games.play.run_bots and stops there)
 from __future__ import annotations
 
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -24,13 +25,28 @@ RETRY = {"autoretry_for": TRANSIENT, "max_retries": 5, "acks_late": True}
 QUICK = {"soft_time_limit": 30, "time_limit": 45}
 
 
-@shared_task(**RETRY, default_retry_delay=5, soft_time_limit=120, time_limit=150)
+# Bot moves run on their own queue ("bots", settings.CELERY_TASK_ROUTES): a strong bot thinks
+# for up to a few seconds a decision. A task that reaches its soft limit keeps the steps it
+# committed and hands the rest to a fresh task.
+BOTS_SOFT_LIMIT = 120
+BOTS_HARD_LIMIT = BOTS_SOFT_LIMIT + 30
+
+
+@shared_task(
+    **RETRY, default_retry_delay=5, soft_time_limit=BOTS_SOFT_LIMIT, time_limit=BOTS_HARD_LIMIT
+)
 def play_bots(game_id: int) -> int:
     """Play the bot seats' turns of one game until a person is to act."""
-    return run_bots(game_id)
+    try:
+        return run_bots(game_id)
+    except SoftTimeLimitExceeded:
+        play_bots.delay(game_id)
+        return 0
 
 
-@shared_task(**RETRY, **QUICK, default_retry_delay=30)
+@shared_task(
+    **RETRY, default_retry_delay=30, soft_time_limit=BOTS_SOFT_LIMIT, time_limit=BOTS_HARD_LIMIT
+)
 def time_out_game(game_id: int) -> bool:
     """The acting player's deadline passed: the bot plays their turn (if still due)."""
     return time_out(game_id)

@@ -18,8 +18,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import events, versions
+from games.bot_seats import seat_bot_name
 from games.clock import is_away
-from games.models import Absence, Game
+from games.models import Absence, Game, Seat
 from games.play import queue_bots, store_step
 from games.rules import moves
 
@@ -54,7 +55,7 @@ def time_out(game_id: int, now=None) -> bool:
             game.save_clock()
             return False
         else:
-            first_step = _play_turn(game, game.acting_seat)
+            first_step = _play_turn(game, seat)
             seat.timeouts_in_row += 1
             seat.autopilot = seat.timeouts_in_row >= timeouts_for_autopilot()
             seat.save(update_fields=["timeouts_in_row", "autopilot"])
@@ -87,14 +88,18 @@ def _away(user_id: int | None, now) -> bool:
     return is_away(Absence.objects.windows(user_id, now), now)
 
 
-def _play_turn(game: Game, seat: int) -> int:
-    """The bot takes every step left in this turn; each stored move is marked as a timeout."""
+def _play_turn(game: Game, player: Seat) -> int:
+    """The bot takes every step left in this turn (at the level the player chose for a
+    takeover, games.bot_seats); each stored move is marked as a timeout."""
     engine = game.engine
+    bot = seat_bot_name(engine, player)
+    seat = player.number
+    assert seat is not None  # a seated player of a game in progress
     state = game.load_state()
     first = engine.step(state) + 1
     rng = random.Random(f"{game.seed}/timeout/{first - 1}")
     while engine.acting_seat(state) == seat:
-        step = moves.bot_step(engine, state, engine.default_bot, rng)
+        step = moves.bot_step(engine, state, bot, rng)
         store_step(game, seat, step, by_bot=True, timeout=True)
         state = step.after
     game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])

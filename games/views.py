@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
@@ -34,6 +35,7 @@ from games import absences, limits, lobby, lobbycache, page, pagecache, play, po
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
+    BotLevelForm,
     BotsNowForm,
     CancelAbsenceForm,
     CreateGameForm,
@@ -245,17 +247,20 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             limits.check(request, "create_game")
-            game = lobby.create_game(
-                request.user,
-                name=data["name"],
-                num_players=data["num_players"],
-                options=form.options(),
-                engine_name=form.engine.name,
-                time_limit=timedelta(seconds=int(data["time_limit"])),
-                time_control=form.time_control(),
-                is_public=data["is_public"],
-                auto_start=data["auto_start"],
-            )
+            with transaction.atomic():  # the game with its bots, or nothing
+                game = lobby.create_game(
+                    request.user,
+                    name=data["name"],
+                    num_players=data["num_players"],
+                    options=form.options(),
+                    engine_name=form.engine.name,
+                    time_limit=timedelta(seconds=int(data["time_limit"])),
+                    time_control=form.time_control(),
+                    is_public=data["is_public"],
+                    auto_start=data["auto_start"],
+                )
+                for level in form.bot_levels():
+                    lobby.add_bot(game, request.user, bot=level)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
@@ -324,7 +329,14 @@ def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user), "")
+    """Seat a bot of the level chosen beside the button (the engine's default without one)."""
+    game = _get_game_for_user(request, pk, with_state=False)
+    form = BotLevelForm(request.POST, engine=game.engine)
+    level = form.cleaned_data["level"] if form.is_valid() else ""
+    if not level and request.POST.get("level"):
+        messages.error(request, _("Choose one of the bot levels offered."))
+        return redirect(game_url(game))
+    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user, bot=level), "")
 
 
 @login_required

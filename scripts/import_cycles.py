@@ -22,6 +22,7 @@ APPS = [
     "api",
     "streams",
     "inbox",
+    "bots",
 ]
 
 

@@ -1,7 +1,7 @@
 """Run the development stack: the site under uvicorn (pages, the API and the live event
-streams, which are async views: docs/api.md), a Celery worker and Celery beat.
+streams, which are async views: docs/api.md), two Celery workers (tasks; bots) and Celery beat.
 
-All three start together and stop together: Ctrl-C (or SIGTERM, or any one of them
+All four start together and stop together: Ctrl-C (or SIGTERM, or any one of them
 exiting) stops the others, so no stray worker keeps running after the terminal closes.
 Run it from the repository root with the project's virtualenv: ``make run`` does.
 """
@@ -38,6 +38,9 @@ def uvicorn_args(address: str) -> list[str]:
 
 
 CELERY = [str(BIN / "celery"), "-A", "firenze_site"]
+# Two workers, as in production (docs/bots.md): one for emails, pages and the clock (the
+# default queue), one at a lower priority for bot moves and reviews (the "bots" queue), so a
+# bot thinking never holds up the rest.
 COMMANDS = {
     # An ASGI server, so the live streams hold no worker (they need Redis: STREAMS_REDIS_URL or
     # CACHE_URL; without it pages poll). --reload restarts it when the code changes.
@@ -49,7 +52,9 @@ COMMANDS = {
         "--reload-dir",
         str(ROOT),
     ],
-    "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1"],
+    "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1", "-Q", "celery"],
+    "bots": ["nice", "-n", "10", *CELERY, "worker", "--loglevel=INFO", "--concurrency=1"]
+    + ["-Q", "bots", "--hostname=bots@%h"],
     "beat": [*CELERY, "beat", "--loglevel=INFO", "-s", "var/celerybeat-schedule"],
 }
 
@@ -83,7 +88,7 @@ def main() -> int:
     procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in COMMANDS.items()}
     print(
         f"Firenze is running on {os.environ['SITE_URL']}/ "
-        "(web, Celery worker and beat). Press Ctrl-C to stop.",
+        "(web, Celery workers for tasks and bots, beat). Press Ctrl-C to stop.",
         flush=True,
     )
 

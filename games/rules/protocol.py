@@ -37,7 +37,7 @@ class Rules(Protocol):
     min_players: int
     max_players: int
     bots: Mapping[str, Bot]  # by the name stored in Seat.bot; each sees only what apply sees
-    default_bot: str
+    default_bot: str  # a new bot seat's level, and who plays a seat taken over by default
 
     @property
     def illegal_action(self) -> type[Exception]:
@@ -79,6 +79,30 @@ class Rules(Protocol):
     # dict it cannot read (an older schema), and the game is then replayed from its log.
     def to_dict(self, state: State) -> dict[str, Any]: ...
     def from_dict(self, data: Any) -> State: ...
+
+    # The post-game review (bots.reviews): the strongest bot's second opinion.
+    def review(
+        self, initial: State, actions: Sequence[Action], seat: int, seconds: float
+    ) -> list[dict[str, Any]]:
+        """For each decision of `seat` worth reviewing in a finished game (played from
+        `initial` by `actions`), what the engine's strongest bot would have done instead,
+        judged from that seat's information then: JSON-ready dicts with at least "step" (the
+        number of moves played before the decision) and "loss" (the estimated points the
+        player's choice gave away against the bot's, 0 when they agree). `seconds` is the
+        thinking time per decision. An engine without a review returns []."""
+        ...
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """One level of an engine's bots, as the create form, the levels page and profiles show it:
+    `key` is stored in Seat.bot (and in `Rules.bots`), `aliases` are older stored names of the
+    same bot, `label` and `summary` (how it plays, a sentence) are in the reader's language."""
+
+    key: str
+    label: StrOrPromise
+    summary: StrOrPromise
+    aliases: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +180,13 @@ class Presentation(Protocol):
     def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]: ...
     def option_tags(self, options: Mapping[str, Any]) -> list[str]: ...
 
+    # The bots people choose from (create form, levels page, profiles), weakest first; and one
+    # entry of Rules.review in words: "decision" (what was decided), "played" (what the player
+    # did) and "suggested" (what the bot would have done).
+    bot_levels: Sequence[BotLevel]
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]: ...
+
 
 @dataclass(frozen=True)
 class RecordFacet:
@@ -192,6 +223,11 @@ class Records(Protocol):
 
 class Engine(Rules, Presentation, Records, Protocol):
     """A game as the platform plays, shows and records it."""
+
+
+def bot_level(engine: Presentation, bot: str) -> BotLevel | None:
+    """The level a stored bot name plays at (its key or an alias), None for none."""
+    return next((lv for lv in engine.bot_levels if bot == lv.key or bot in lv.aliases), None)
 
 
 def facet_text(values: Mapping[str, str]) -> str:

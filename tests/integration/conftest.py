@@ -1,7 +1,8 @@
 """Fixtures for the email integration tests: the real stack instead of eager tasks and locmem.
 
 Per module: a redis-server on a free loopback port, an SMTP server (aiosmtpd) that keeps what it
-receives, two Celery worker processes and Celery beat. The processes run
+receives, two Celery worker processes for the default queue, one for the "bots" queue (bot moves
+and reviews, as in production) and Celery beat. The processes run
 ``firenze_site.settings`` (not the test settings, so nothing is eager) against the test database
 that pytest-django made, with beat's ``send_pending`` every two seconds. The test process
 publishes to the same Redis (its Celery app is switched over for the module) and pytest-django's
@@ -90,7 +91,10 @@ def use_broker(url: str | None, saved: dict | None = None) -> dict:
 
 @pytest.fixture(scope="module")
 def stack(
-    django_db_setup: None, live_server: Any, tmp_path_factory: pytest.TempPathFactory
+    django_db_setup: None,
+    live_server: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
 ) -> Iterator[Stack]:
     if connection.vendor != "postgresql":
         pytest.skip("worker processes share the test database: needs DATABASE_URL=postgres://...")
@@ -124,6 +128,8 @@ def stack(
         "NOTIFICATIONS_PENDING_AFTER_SECONDS": str(SEND_PENDING_SECONDS),
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
+        # A test module may set more (STACK_ENV: the bots' thinking time, say).
+        **getattr(request.module, "STACK_ENV", {}),
     }
     services = Stack(directory, redis, mailbox, env)
     smtp_log = logging.getLogger("mail.log")  # aiosmtpd logs every SMTP command at INFO
@@ -139,8 +145,9 @@ def stack(
         cleanup.callback(use_broker, None, use_broker(redis.url))
         cleanup.callback(services.stop)
         starting = [
-            (services.start_worker("worker1"), " ready."),
-            (services.start_worker("worker2"), " ready."),
+            (services.start_worker("worker1", queues="celery"), " ready."),
+            (services.start_worker("worker2", queues="celery"), " ready."),
+            (services.start_worker("bots", queues="bots"), " ready."),
             (services.start_beat(), "beat: Starting..."),
         ]
         for process, marker in starting:

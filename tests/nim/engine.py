@@ -16,7 +16,7 @@ from typing import Any
 
 from django import forms
 
-from games.rules.protocol import Engine, Look, RecordFacet, Seen
+from games.rules.protocol import BotLevel, Engine, Look, RecordFacet, Seen
 
 
 class NimRefused(ValueError):
@@ -52,6 +52,7 @@ class NimEngine:
     max_players = 3
     bots: Mapping[str, Any] = {"random": _bot}
     default_bot = "random"
+    bot_levels: Sequence[BotLevel] = (BotLevel("random", "Random", "Takes any number of stones."),)
     illegal_action = NimRefused
     look = Look(
         title="Nim",
@@ -240,6 +241,27 @@ class NimEngine:
 
     def rules_context(self) -> dict[str, Any]:
         return {}
+
+    def review(
+        self, initial: State, actions: Sequence[dict[str, Any]], seat: int, seconds: float
+    ) -> list[dict[str, Any]]:
+        """Each of the seat's takes beside the winning take (leave the pile a multiple of 4)."""
+        entries: list[dict[str, Any]] = []
+        d = initial.d
+        for step, action in enumerate(actions):
+            if d["seat"] == seat and action["type"] == "take":
+                best = d["pile"] % 4 or 1
+                loss = 0.0 if action["n"] == best else 1.0
+                entries.append({"step": step, "loss": loss, "took": action["n"], "best": best})
+            d = self.apply_action(State(d), action).d
+        return entries
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        return {
+            "decision": "Take",
+            "played": f"Take {entry['took']}",
+            "suggested": f"Take {entry['best']}",
+        }
 
 
 # The proof that Nim is an engine the platform can play (mypy, `make lint`).

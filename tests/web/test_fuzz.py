@@ -66,7 +66,8 @@ FIELDS = [
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
     "setting", "reason", "muted", "game", "clock_mode", "bank", "bonus", "bank_cap",
-    "days_off", "name", "scope", "invitation", "calendar",
+    "days_off", "name", "scope", "invitation", "calendar", "level", "bot_seat_2", "bot_seat_3",
+    "bot_seat_4",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,

@@ -406,7 +406,7 @@ def test_it_lets_the_creator_seat_a_bot_and_free_it_again(anna):
     assert client.post(url("add_bot", game)).status_code == 302
 
     bot = game.seats.get(user=None)
-    assert bot.bot == "greedy"
+    assert bot.bot == "standard"  # the default level (stored games say "greedy")
     page = text_of(client.get(url("detail", game)))
     assert "Bot Lorenzo" in page
     assert f'action="{url("remove_seat", game, bot.pk)}"' in page

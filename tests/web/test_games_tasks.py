@@ -41,7 +41,7 @@ def test_it_logs_a_bot_that_chooses_an_illegal_action_and_does_not_retry(
         calls.append(1)
         return {"type": "no_such_action"}
 
-    monkeypatch.setitem(game.engine.bots, "greedy", broken_bot)
+    monkeypatch.setitem(game.engine.bots, game.engine.default_bot, broken_bot)
     moves = game.moves.count()
     with caplog.at_level(logging.ERROR, logger="games.play"):
         assert tasks.play_bots.delay(game.pk).get() == 0

@@ -27,6 +27,24 @@ def test_play_against_bots_now_starts_a_game_at_once(anna, players):
     assert sum(s.is_bot for s in seats) == players - 1
 
 
+def test_play_against_bots_now_seats_bots_of_the_level_chosen(anna):
+    browser = signed_in(anna)
+    page = browser.get(reverse("games:bots_now")).content.decode()
+    assert '<option value="standard" selected>' in page  # the default level
+    assert '<option value="strong">' in page and '<option value="beginner">' in page
+    browser.post(reverse("games:bots_now"), {"num_players": 3, "level": "strong"})
+    browser.post(reverse("games:bots_now"), {"num_players": 2})  # an older page: no level
+    strong, standard = Game.objects.order_by("pk")
+    assert [s.bot for s in strong.seats.all() if s.is_bot] == ["strong", "strong"]
+    assert [s.bot for s in standard.seats.all() if s.is_bot] == ["standard"]
+
+
+@pytest.mark.parametrize("bad", ["greedy-ish", "STRONG", "9" * 400])
+def test_play_against_bots_refuses_a_level_it_does_not_offer(anna, bad):
+    response = signed_in(anna).post(reverse("games:bots_now"), {"num_players": 2, "level": bad})
+    assert response.status_code == 400 and not Game.objects.exists()
+
+
 def test_the_home_page_offers_it_and_sign_in_leads_back_to_it(client):
     assert 'action="/games/bots/"' in client.get(reverse("games:home")).content.decode()
     response = client.post(reverse("games:bots_now"), {"num_players": 2})

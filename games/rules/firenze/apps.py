@@ -12,8 +12,11 @@ class FirenzeConfig(AppConfig):
 
     def ready(self) -> None:
         """Make the Firenze engine known to the platform. `register` takes an Engine: mypy
-        proves here that FirenzeEngine satisfies the whole protocol (`make lint`)."""
+        proves here that FirenzeEngine satisfies the whole protocol (`make lint`). The Strong
+        bot's thinking time per decision comes from the settings (docs/bots.md)."""
+        from django.conf import settings
+
         from games.rules import registry
         from games.rules.firenze.engine import FirenzeEngine
 
-        registry.register(FirenzeEngine())
+        registry.register(FirenzeEngine(getattr(settings, "BOTS_THINK_SECONDS", None)))

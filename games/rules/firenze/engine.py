@@ -9,12 +9,14 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.rules.firenze import forms, presenters, records, rules, rules_help
+from games.rules.firenze import bot_words, forms, presenters, records, rules, rules_help
 from games.rules.firenze.log_words import word_line
 from games.rules.firenze.refusals import illegal_action_text
-from games.rules.firenze.rules import bots
+from games.rules.firenze.rules import levels
 from games.rules.firenze.rules.data import COLORS
-from games.rules.protocol import Bot, Look, RecordFacet, Seen
+from games.rules.firenze.rules.review import review_game
+from games.rules.firenze.rules.strong import Budget
+from games.rules.protocol import Bot, BotLevel, Look, RecordFacet, Seen
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -25,8 +27,10 @@ class FirenzeEngine:
     rules_version = rules.RULES_VERSION
     min_players = 2
     max_players = 4
-    bots: Mapping[str, Bot] = {"greedy": bots.greedy, "random": bots.random_player}
-    default_bot = "greedy"
+    # Every level by name, and the names stored games use: "greedy" (the Standard bot's old
+    # name) and "random". Each one decides from the acting seat's view alone (rules/levels.py).
+    bots: Mapping[str, Bot] = dict(levels.BOTS)
+    default_bot = levels.DEFAULT_LEVEL
     illegal_action = rules.IllegalAction
     look = Look(
         title="Firenze",
@@ -47,6 +51,12 @@ class FirenzeEngine:
         score_template="firenze/_score_breakdown.html",
         rules_template="firenze/rules.html",
     )
+
+    def __init__(self, strong_seconds: float | None = None) -> None:
+        """`strong_seconds`: the Strong bot's CPU time per decision (settings.BOTS_THINK_SECONDS;
+        None keeps the engine's own budget)."""
+        if strong_seconds is not None:
+            self.bots = {**self.bots, "strong": levels.bot("strong", Budget(strong_seconds))}
 
     # --- rules ------------------------------------------------------------------------------
 
@@ -107,6 +117,16 @@ class FirenzeEngine:
     def from_dict(self, data: Any) -> rules.State:
         return rules.from_dict(data)
 
+    def review(
+        self,
+        initial: rules.State,
+        actions: Sequence[dict[str, Any]],
+        seat: int,
+        seconds: float,
+    ) -> list[dict[str, Any]]:
+        """The seat's card choices and builds beside the Strong bot's (rules/review.py)."""
+        return review_game(initial, actions, seat, Budget(seconds=seconds))
+
     # --- presentation -----------------------------------------------------------------------
 
     def page_context(self, seen: Seen) -> dict[str, Any]:
@@ -139,6 +159,11 @@ class FirenzeEngine:
 
     def option_tags(self, options: Mapping[str, Any]) -> list[str]:
         return ["Campanile"] if options.get("campanile") else []
+
+    bot_levels: Sequence[BotLevel] = bot_words.LEVELS
+
+    def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
+        return bot_words.review_text(entry)
 
     # --- records ----------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from .changes import changes
 from .data import SEALS_PER_PLAYER
 from .errors import IllegalAction, Refusal
 from .legal import legal_actions_of
+from .levels import choose_action
 from .setup import new_game
 from .state import State, from_dict, to_dict
 from .view import format_line, log_lines, player_view
@@ -34,6 +35,7 @@ __all__ = [
     "apply_action",
     "can_undo",
     "changes",
+    "choose_action",
     "format_line",
     "from_dict",
     "is_over",

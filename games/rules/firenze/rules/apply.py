@@ -41,6 +41,21 @@ def apply_action(state: State, action: dict[str, Any]) -> State:
     return State(s)
 
 
+def apply_in_place(s: dict[str, Any], action: dict[str, Any]) -> None:
+    """apply_action without its check and its copy, for a search that owns `s` (a sampled
+    copy) and takes `action` from legal_actions_of(s): the same handlers, so the same rules."""
+    s["log"] = []
+    if s["pending"] is not None:
+        decisions.answer(s, action)
+    else:
+        _HANDLERS[action["type"]](s, action)
+    s["step"] += 1
+    if s.pop("_barrier", False):
+        s["turn"]["undo"] = 0
+    else:
+        s["turn"]["undo"] += 1
+
+
 def _color(action: dict[str, Any]) -> int:
     return COLOR_INDEX[action["color"]]
 

@@ -1,0 +1,13 @@
+"""URL routes of the bots app."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "bots"
+
+urlpatterns = [
+    path("bots/", views.levels, name="levels"),
+    path("bots/takeover/", views.takeover, name="takeover"),
+    path("games/<int:pk>/review/", views.review, name="review"),
+]
