@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-# Tables tried before the exact search gives up and pairs greedily: far more than a round of a
-# few dozen players can need, and a 1,024-player round that needs no backtracking takes 512.
-BUDGET = 60_000
+# The exact search's budget, in players looked at (each table tried costs the players left
+# to seat): an exhaustive search of any field of a few dozen players fits, a 1,024-player round
+# that needs no backtracking costs about 260,000, and a hopeless search stops within a second.
+BUDGET = 2_000_000
 
 Met = Mapping[int, AbstractSet[int]]
 
@@ -196,7 +197,7 @@ class _Search:
             sizes_left = list(sizes)
             sizes_left.remove(size)
             for mates in self._mates(rest, targets, [rest[0]], 0):
-                self.left -= 1
+                self.left -= len(rest)
                 if self.left < 0:
                     raise _OverBudget
                 taken = set(mates)
