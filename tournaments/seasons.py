@@ -128,7 +128,9 @@ def deal_week(size: int, now: datetime) -> bool:
         if not any(len(table.players) > 1 for table in planned):
             return False
         number = (last.number if last else 0) + 1
-        round_ = Round.objects.create(tournament=season, number=number, stage=Round.Stage.WEEK)
+        round_ = Round.objects.create(
+            tournament=season, number=number, stage=Round.Stage.WEEK, started_at=now
+        )
         tables = rounds.deal(season, round_, planned)
         season.current_round = number
         season.save(update_fields=["current_round"])
