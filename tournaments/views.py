@@ -12,6 +12,7 @@ from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -250,8 +251,9 @@ def cancel(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def start_now(request: HttpRequest, pk: int) -> HttpResponse:
     def run(tournament: Tournament) -> None:
-        signup.close_signup_now(tournament, request.user)
-        rounds.start(tournament.pk)
+        with transaction.atomic():  # one lock: a second click finds it started
+            signup.close_signup_now(tournament, request.user)
+            rounds.start(tournament.pk)
 
     return _action(request, pk, run, _("Sign-up is closed and the first round is dealt."))
 
