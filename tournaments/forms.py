@@ -99,9 +99,7 @@ class TournamentForm(CreateGameForm):
         help_text=_("In your time zone. The first round starts then."),
         error_messages={"invalid": _("Enter a date and time, e.g. 2030-05-17 18:00.")},
     )
-    min_rating = _bounded_int(
-        _("Lowest rating (optional)"), 0, RATING_LIMIT, required=False
-    )
+    min_rating = _bounded_int(_("Lowest rating (optional)"), 0, RATING_LIMIT, required=False)
     max_rating = _bounded_int(
         _("Highest rating (optional)"),
         0,
@@ -168,8 +166,7 @@ class TournamentForm(CreateGameForm):
         if size and most is not None and most < size:
             self.add_error(
                 "max_players",
-                _("Allow at least as many players as one table seats (%(size)s).")
-                % {"size": size},
+                _("Allow at least as many players as one table seats (%(size)s).") % {"size": size},
             )
         if fmt == Tournament.Format.KNOCKOUT and size and size != 2:
             self.add_error("num_players", _("A knock-out is played at 2-player tables."))
@@ -233,7 +230,9 @@ class TokenForm(forms.Form):
 
 
 class FeatureForm(forms.Form):
-    featured = forms.TypedChoiceField(choices=[("1", "on"), ("0", "off")], coerce=lambda v: v == "1")
+    featured = forms.TypedChoiceField(
+        choices=[("1", "on"), ("0", "off")], coerce=lambda v: v == "1"
+    )
 
 
 class LadderForm(forms.Form):
@@ -270,4 +269,3 @@ class ListFilterForm(forms.Form):
         if not self.is_valid():
             return {}
         return {key: value for key, value in self.cleaned_data.items() if value}
-

@@ -31,7 +31,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class TournamentQuerySet(models.QuerySet):
+class TournamentQuerySet(models.QuerySet["Tournament"]):
     def listed(self) -> TournamentQuerySet:
         return self.filter(is_public=True).exclude(status=Tournament.Status.CANCELLED)
 
@@ -234,9 +234,7 @@ class Entry(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
     withdrawn_round = models.PositiveSmallIntegerField(null=True, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawal = models.CharField(
-        max_length=10, choices=Withdrawal.choices, default="", blank=True
-    )
+    withdrawal = models.CharField(max_length=10, choices=Withdrawal.choices, default="", blank=True)
     last_timeout_at = models.DateTimeField(
         null=True,
         blank=True,

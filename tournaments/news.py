@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import translation
 
 from firenze_site.language import language_of_user
-
 from notifications import outbox
 from tournaments.models import Entry, Round, Table, Tournament
 
@@ -77,4 +76,6 @@ def cancelled(tournament: Tournament, entries: list[Entry]) -> None:
         if entry.user is None:
             continue
         key = f"tournament:{tournament.pk}:cancelled:{entry.user_id}"
-        outbox.notify(entry.user, KIND, key=key, context=_context(tournament, "cancelled", entry.user))
+        outbox.notify(
+            entry.user, KIND, key=key, context=_context(tournament, "cancelled", entry.user)
+        )

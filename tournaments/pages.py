@@ -81,11 +81,15 @@ def sections(filters: dict[str, Any]) -> dict[str, list[Tournament]]:
     rows = listed(filters)
     status = Tournament.Status
     return {
-        "open": list(rows.filter(status=status.SIGNUP).order_by("-featured", "signup_closes")[:LIST_SIZE]),
+        "open": list(
+            rows.filter(status=status.SIGNUP).order_by("-featured", "signup_closes")[:LIST_SIZE]
+        ),
         "running": list(
             rows.filter(status=status.RUNNING).order_by("-featured", "-started_at")[:LIST_SIZE]
         ),
-        "finished": list(rows.filter(status=status.FINISHED).order_by("-finished_at")[:FINISHED_LISTED]),
+        "finished": list(
+            rows.filter(status=status.FINISHED).order_by("-finished_at")[:FINISHED_LISTED]
+        ),
     }
 
 
@@ -184,7 +188,9 @@ def by_group(rows: list[StandingRow]) -> list[tuple[int | None, list[StandingRow
         groups.setdefault(row.group, []).append(row)
     return [
         (group, sorted(members, key=lambda r: (r.group_rank or 0, -r.points, r.seed or 0)))
-        for group, members in sorted(groups.items(), key=lambda item: (item[0] is None, item[0] or 0))
+        for group, members in sorted(
+            groups.items(), key=lambda item: (item[0] is None, item[0] or 0)
+        )
     ]
 
 
@@ -277,7 +283,5 @@ def schedule(entry: Entry) -> list[ScheduleLine]:
             state = "finished"
         else:
             state = "playing"
-        lines.append(
-            ScheduleLine(table.round, table, mates.get(table.pk, []), seat.place, state)
-        )
+        lines.append(ScheduleLine(table.round, table, mates.get(table.pk, []), seat.place, state))
     return lines

@@ -222,9 +222,7 @@ class _Search:
                 yield [index, *more]
 
 
-def _fewest_repeats(
-    rest: list[Entrant], sizes: list[int], met: Met
-) -> list[tuple[Entrant, ...]]:
+def _fewest_repeats(rest: list[Entrant], sizes: list[int], met: Met) -> list[tuple[Entrant, ...]]:
     """No repeat-free round exists: each seat takes the nearest-to-ideal player who has met
     the fewest of those already at the table."""
     tables = []

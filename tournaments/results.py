@@ -121,7 +121,7 @@ def record_table(table_id: int, game: Any) -> None:
     }
     seats = list(table.seats.select_related("entry"))
     for seat in seats:
-        seat.place, seat.score = results.get(seat.entry.user_id, (len(seats), 0))
+        seat.place, seat.score = results.get(seat.entry.user_id or 0, (len(seats), 0))
     TableSeat.objects.bulk_update(seats, ["place", "score"])
     Table.objects.filter(pk=table.pk, finished_at=None).update(finished_at=timezone.now())
     refresh(tournament)

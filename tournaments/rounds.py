@@ -83,7 +83,7 @@ def _seed(entries: list[Entry]) -> None:
         )
     )
     for entry in entries:
-        entry.rating = shown.get(entry.user_id, NEW.shown)
+        entry.rating = shown.get(entry.user_id or 0, NEW.shown)
     entries.sort(key=lambda e: (-e.rating, e.joined, e.pk))
     for number, entry in enumerate(entries, start=1):
         entry.seed = number
@@ -205,7 +205,7 @@ def deal(tournament: Tournament, round_: Round, planned: list[PlannedTable]) -> 
 
 
 def game_name(tournament: Tournament, round_number: int, table_number: int) -> str:
-    """"Spring Cup · 2.3": round 2, table 3 (the game page says it in words)."""
+    """ "Spring Cup · 2.3": round 2, table 3 (the game page says it in words)."""
     suffix = f" · {round_number}.{table_number}"
     from games.models import GAME_NAME_MAX_LENGTH
 
@@ -286,9 +286,7 @@ def _plan_knockout(
         withdrawn = {
             p.id for p in players if p.withdrawn_round is not None and p.withdrawn_round < number
         }
-        winners = [
-            schedules.match_winner(t.players, t.places, seeds, withdrawn) for t in previous
-        ]
+        winners = [schedules.match_winner(t.players, t.places, seeds, withdrawn) for t in previous]
         if len(winners) < 2:
             return []
         pairs = schedules.next_round(winners)

@@ -151,7 +151,7 @@ def _entries(season: Tournament, users: list[int]) -> list[Entry]:
     Entry.objects.bulk_create(new)
     entries = list(season.entries.filter(user_id__in=users))
     for entry in entries:
-        entry.rating = shown.get(entry.user_id, NEW.shown)
+        entry.rating = shown.get(entry.user_id or 0, NEW.shown)
     entries.sort(key=lambda e: (-e.rating, e.joined, e.pk))
     for number, entry in enumerate(entries, start=1):
         entry.seed = number

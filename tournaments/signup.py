@@ -191,6 +191,4 @@ def close_signup_now(tournament: Tournament, by: Any) -> None:
 def feature(tournament: Tournament, by: Any, featured: bool) -> None:
     if not getattr(by, "is_staff", False):
         raise NotAllowed(_("Only staff can feature a tournament."))
-    Tournament.objects.filter(pk=tournament.pk).update(
-        featured=featured, version=F("version") + 1
-    )
+    Tournament.objects.filter(pk=tournament.pk).update(featured=featured, version=F("version") + 1)

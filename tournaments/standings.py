@@ -93,8 +93,7 @@ TIEBREAKS = {
 
 def _rows(players: Iterable[Player]) -> dict[int, Row]:
     return {
-        p.id: Row(player=p.id, seed=p.seed, withdrawn=p.withdrawn, group=p.group)
-        for p in players
+        p.id: Row(player=p.id, seed=p.seed, withdrawn=p.withdrawn, group=p.group) for p in players
     }
 
 

@@ -22,6 +22,7 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.middleware import HtmxDetails
 
 from games.errors import GameError
 from tournaments import pages, rounds, seasons, signup, withdrawals
@@ -29,6 +30,13 @@ from tournaments.forms import FeatureForm, LadderForm, ListFilterForm, TokenForm
 from tournaments.models import Entry, LadderMember, Round, Tournament
 
 STANDINGS_SECONDS = 3600
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it (its docs' typing recipe)."""
+
+    htmx: HtmxDetails
+
 CREATE_LIMIT_MESSAGE = _(
     "You have created many tournaments in a short time; wait a while before the next."
 )
@@ -55,7 +63,7 @@ def detail_url(tournament: Tournament, token: str = "") -> str:
 
 
 @require_GET
-def tournament_list(request: HttpRequest) -> HttpResponse:
+def tournament_list(request: HtmxHttpRequest) -> HttpResponse:
     form = ListFilterForm(request.GET)
     context = {
         "form": form,
@@ -112,7 +120,7 @@ def _selected_round(tournament: Tournament, asked: str | None) -> Round | None:
 
 
 @require_GET
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = _start_if_due(_get_tournament(request, pk))
     selected = _selected_round(tournament, request.GET.get("round"))
     context: dict[str, Any] = {
@@ -162,7 +170,7 @@ def _standings_html(request: HttpRequest, tournament: Tournament) -> str:
 
 
 @require_GET
-def standings(request: HttpRequest, pk: int) -> HttpResponse:
+def standings(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The standings on their own page; for the tournament page's poll (htmx, ``v`` = the
     version it shows) 204 while nothing changed, else the fresh table."""
     tournament = _get_tournament(request, pk)

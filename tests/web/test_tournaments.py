@@ -55,9 +55,7 @@ def create(browser, **changes):
 
 
 def round_tables(found: Tournament, number: int) -> list[Table]:
-    return list(
-        Table.objects.filter(tournament=found, round__number=number).order_by("number")
-    )
+    return list(Table.objects.filter(tournament=found, round__number=number).order_by("number"))
 
 
 def seated(tables: list[Table]) -> list[set[str]]:
@@ -72,7 +70,12 @@ def test_it_creates_a_tournament_with_the_games_options_and_clock(anna):
 
     found = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/tournaments/{found.pk}/"
-    assert (found.name, found.format, found.rounds, found.table_size) == ("Autumn Swiss", "swiss", 4, 2)
+    assert (found.name, found.format, found.rounds, found.table_size) == (
+        "Autumn Swiss",
+        "swiss",
+        4,
+        2,
+    )
     assert found.options["campanile"] is True and found.clock == {"time_limit": 86400}
     assert ";campanile=on;" in found.facets
     assert found.creator == anna and found.is_signup and found.is_public
@@ -359,7 +362,9 @@ def test_it_runs_a_knock_out_from_the_seeded_bracket_to_the_final(
 
 def test_the_list_shows_open_running_and_finished_tournaments_and_filters_them(anna):
     make_tournament(anna, name="Two by two")
-    make_tournament(anna, name="Fours with the Campanile", table_size=4, options={"campanile": True})
+    make_tournament(
+        anna, name="Fours with the Campanile", table_size=4, options={"campanile": True}
+    )
     started(anna, field(2), name="Under way")
 
     everything = text(signed_in(anna).get(reverse("tournaments:list")))
@@ -393,7 +398,9 @@ def test_the_tournament_page_shows_settings_rules_tables_standings_and_players(a
     other_round = signed_in(anna).get(
         reverse("tournaments:detail", args=[found.pk]), {"round": "1"}, HTTP_HX_REQUEST="true"
     )
-    assert 'id="round"' in other_round.content.decode() and "<html" not in other_round.content.decode()
+    assert (
+        'id="round"' in other_round.content.decode() and "<html" not in other_round.content.decode()
+    )
 
 
 def test_the_standings_poll_answers_nothing_new_until_a_game_ends(
@@ -412,7 +419,9 @@ def test_the_standings_poll_answers_nothing_new_until_a_game_ends(
     changed = browser.get(url, {"v": found.version - 1}, HTTP_HX_REQUEST="true")
 
     assert unchanged.status_code == 204 and unchanged.content == b""
-    assert changed.status_code == 200 and f'data-version="{found.version}"' in changed.content.decode()
+    assert (
+        changed.status_code == 200 and f'data-version="{found.version}"' in changed.content.decode()
+    )
     first = found.standings[0]
     assert first["points"] == 1 and first["rank"] == 1
     whole = browser.get(url)

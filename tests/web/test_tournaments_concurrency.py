@@ -11,7 +11,7 @@ import time
 from functools import partial
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -22,13 +22,19 @@ from games.rules.firenze import rules
 from games.rules.firenze.rules.bots import greedy
 from players.results import record_game_end
 from tests.web.helpers import with_totals
-from tests.web.test_games_concurrency import at_once, outcomes, postgres  # noqa: F401
+from tests.web.test_games_concurrency import at_once, outcomes
 from tests.web.tournament_helpers import field, started, table_users
 from tests.web.tournament_helpers import tournament as make_tournament
 from tournaments import results, rounds, signup
 from tournaments.models import Entry, Round, Table, Tournament
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: DATABASE_URL=$(scripts/postgres.sh url) pytest -m postgres")
 
 
 @pytest.fixture
