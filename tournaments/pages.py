@@ -6,13 +6,17 @@ computation, names joined in one query), a player's schedule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
+from django.utils.formats import get_format
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Seat
 from games.rules import protocol, registry
 from players.templatetags.players import profile_url
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
@@ -119,7 +123,7 @@ class StandingRow:
     tied: bool
     entry: int
     name: str
-    profile: str | None
+    display: str  # the display name ("" for a former player): the profile's address
     schedule: str
     points: float
     played: int
@@ -134,13 +138,18 @@ class StandingRow:
     seed: int | None
     is_me: bool = False
 
+    @property
+    def profile(self) -> str | None:
+        return profile_url(Person(self.display)) if self.display else None
+
 
 def names(tournament: Tournament) -> dict[int, tuple[str, str, int | None]]:
     """Entry id -> (public name, display name, seed): one query."""
     rows = tournament.entries.values_list("pk", "user__display_name", "user_id", "seed")
+    former = gettext("Former player")
     found = {}
     for pk, display, user_id, seed in rows:
-        public = display or (str(_("Former player")) if user_id is None else f"#{user_id}")
+        public = display or (former if user_id is None else f"#{user_id}")
         found[pk] = (public, display or "", seed)
     return found
 
@@ -153,16 +162,17 @@ def standing_rows(tournament: Tournament, viewer: Any = None) -> list[StandingRo
         mine = tournament.entries.filter(user_id=viewer.pk).values_list("pk", flat=True).first()
     schedule = reverse("tournaments:schedule", args=[tournament.pk, 0])[:-2]
     shown = len(TIEBREAK_LABELS[tournament.format])
+    unknown = (gettext("Former player"), "", None)
     rows = []
     for data in tournament.standings:
-        name, display, seed = known.get(data["entry"], (str(_("Former player")), "", None))
+        name, display, seed = known.get(data["entry"], unknown)
         rows.append(
             StandingRow(
                 rank=data["rank"],
                 tied=data["tied"],
                 entry=data["entry"],
                 name=name,
-                profile=profile_url(Person(display)) if display else None,
+                display=display,
                 schedule=f"{schedule}{data['entry']}/",
                 points=data["points"],
                 played=data["played"],
@@ -179,6 +189,49 @@ def standing_rows(tournament: Tournament, viewer: Any = None) -> list[StandingRo
             )
         )
     return rows
+
+
+def number(value: float, separator: str) -> str:
+    """Points as people write them: 2, 2.5, 2.33 (at most two decimals; the language's
+    decimal separator)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".").replace(".", separator)
+
+
+def rows_html(rows: list[StandingRow], *, in_group: bool = False, token: str = "") -> SafeString:
+    """The standings' rows, drawn in Python: a 512-player table is 512 rows of eight cells,
+    which the template engine draws ten times slower (tournaments/_standings_table.html has
+    the head and says what each cell is). Names and links are escaped; the rest are numbers
+    and our own words, escaped once."""
+    separator = str(get_format("DECIMAL_SEPARATOR"))
+    shared = f'=<span class="vh"> {escape(gettext("(shared)"))}</span>'
+    withdrawn = f' <span class="badge badge-quiet">{escape(gettext("withdrawn"))}</span>'
+    final = f' <span class="badge">{escape(gettext("final table"))}</span>'
+    query = escape(f"?{urlencode({'token': token})}") if token else ""
+    byes: dict[int, str] = {}
+    lines = []
+    for row in rows:
+        badges = withdrawn if row.withdrawn else ""
+        if row.byes:
+            if row.byes not in byes:
+                words = ngettext("%(count)s bye", "%(count)s byes", row.byes)
+                byes[row.byes] = (
+                    f' <span class="badge badge-quiet">{escape(words % {"count": row.byes})}</span>'
+                )
+            badges += byes[row.byes]
+        if row.finalist and not in_group:
+            badges += final
+        cells = "".join(
+            f'<td class="num">{number(value, separator)}</td>' for value in row.tiebreaks
+        )
+        me = ' class="me"' if row.is_me else ""
+        rank = row.group_rank if in_group else row.rank
+        lines.append(
+            f'<tr{me}><td class="rank">{rank}{shared if row.tied else ""}</td>'
+            f'<td><a href="{escape(row.schedule)}{query}">{escape(row.name)}</a>{badges}</td>'
+            f'<td class="num">{number(row.points, separator)}</td>'
+            f'<td class="num">{row.played}</td>{cells}</tr>'
+        )
+    return mark_safe("\n".join(lines))  # noqa: S308 - every variable part escaped above
 
 
 def by_group(rows: list[StandingRow]) -> list[tuple[int | None, list[StandingRow]]]:
@@ -202,39 +255,25 @@ class TableView:
     table: Table
     players: list[dict[str, Any]] = field(default_factory=list)
     state: str = ""  # bye, playing, finished
-    acting: str = ""
 
 
 def round_tables(round_: Round) -> list[TableView]:
-    """Every table of a round with its players, places and the state of its game: four
-    queries however many tables."""
-    game_seats = Seat.objects.only("game_id", "number", "user_id")
+    """Every table of a round with its players, places and state: two queries however many
+    tables. The state changes only when a table ends (the tournament's version), so the drawn
+    round can be cached by it."""
     tables = (
         Table.objects.filter(round=round_)
-        .select_related("game")
-        .defer("game__state", "game__options")
         .prefetch_related(
-            Prefetch("seats", queryset=TableSeat.objects.select_related("entry__user")),
-            Prefetch("game__seats", queryset=game_seats),
+            Prefetch("seats", queryset=TableSeat.objects.select_related("entry__user"))
         )
         .order_by("number")
     )
     views = []
     for table in tables:
         view = TableView(table)
-        seats = list(table.seats.all())
-        user_at = {}
-        if table.game is not None:
-            user_at = {s.number: s.user_id for s in table.game.seats.all()}
-        acting_user = user_at.get(table.game.acting_seat) if table.game is not None else None
-        for seat in seats:
-            entry = seat.entry
-            view.players.append(
-                {"entry": entry, "place": seat.place, "is_acting": entry.user_id == acting_user}
-            )
-            if entry.user_id == acting_user:
-                view.acting = entry.name
-        if table.game is None:
+        for seat in table.seats.all():
+            view.players.append({"entry": seat.entry, "place": seat.place})
+        if table.game_id is None:
             view.state = "bye"
         elif table.finished_at is not None:
             view.state = "finished"

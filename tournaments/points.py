@@ -13,21 +13,37 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 
-def table_points(places: Sequence[int], size: int) -> list[Fraction]:
-    """Each seat's points at a table of ``len(places)`` in an event of ``size``-player tables
-    (1 = first place; equal places are ties)."""
+# Points are counted in twelfths (UNIT): exact, in integers, for tables of two to four (halves
+# for ties, thirds and quarters for the scaled short tables), and far faster than fractions
+# over the thousands of tables a big event has.
+UNIT = 12
+MAX_TABLE = 4
+
+
+def table_units(places: Sequence[int], size: int) -> list[int]:
+    """Each seat's points in twelfths at a table of ``len(places)`` (at most four) in an event
+    of ``size``-player tables (1 = first place; equal places are ties)."""
     count = len(places)
     if count < 2:
-        return [bye_points(size)] * count
-    scale = Fraction(size - 1, count - 1)
+        return [bye_units(size)] * count
+    step = (size - 1) * (UNIT // (2 * (count - 1)))  # per half point, scaled to a full table
     return [
-        (sum(other > mine for other in places) + Fraction(places.count(mine) - 1, 2)) * scale
+        (2 * sum(other > mine for other in places) + places.count(mine) - 1) * step
         for mine in places
     ]
 
 
-def bye_points(size: int) -> Fraction:
+def table_points(places: Sequence[int], size: int) -> list[Fraction]:
+    """The same as fractions of a point."""
+    return [Fraction(units, UNIT) for units in table_units(places, size)]
+
+
+def bye_units(size: int) -> int:
     """A bye counts as winning a table."""
+    return (size - 1) * UNIT
+
+
+def bye_points(size: int) -> Fraction:
     return Fraction(size - 1)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from tournaments.points import against, bye_points, table_points
+from tournaments.points import UNIT, against, bye_units, table_units
 from tournaments.schedules import match_winner
 
 
@@ -74,6 +74,8 @@ class Row:
     group_rank: int | None = None
     finalist: bool = False
     tiebreaks: tuple[Fraction, ...] = ()
+    units: int = 0  # points in twelfths, while they are added up
+    order: tuple[int, ...] = ()  # the sort key in integers, when a format has one
     rank: int = 0
     tied: bool = False
     opponents: list[int] = field(default_factory=list)
@@ -107,33 +109,35 @@ def _tally(rows: dict[int, Row], tables: Iterable[Table], size: int) -> list[Tab
         if table.is_bye:
             row = rows.get(table.players[0])
             if row is not None:
-                row.points += bye_points(size)
+                row.units += bye_units(size)
                 row.byes += 1
             continue
         assert table.places is not None
-        earned = table_points(table.places, size)
+        earned = table_units(table.places, size)
         for index, player in enumerate(table.players):
             row = rows.get(player)
             if row is None:
                 continue
-            row.points += earned[index]
+            row.units += earned[index]
             row.played += 1
             row.wins += table.places[index] == 1
             row.score += table.scores[index] if table.scores else 0
             row.opponents.extend(p for p in table.players if p != player)
+    for row in rows.values():
+        row.points = Fraction(row.units, UNIT)
     return done
 
 
-def _points_of(rows: dict[int, Row], player: int) -> Fraction:
-    row = rows.get(player)
-    return row.points if row is not None else Fraction(0)
-
-
 def _place(rows: list[Row], start: int = 1) -> list[Row]:
-    """Sort by key (best first; seed last) and give ranks: level keys share one."""
-    rows.sort(key=lambda r: (tuple(-value for value in r.key()), r.seed))
+    """Sort by key (best first; seed last) and give ranks: level keys share one. The integer
+    key (Row.order) is used when the format made one."""
+
+    def key(row: Row) -> tuple:
+        return row.order or row.key()
+
+    rows.sort(key=lambda r: (tuple(-value for value in key(r)), r.seed))
     for index, row in enumerate(rows):
-        if index and row.key() == rows[index - 1].key():
+        if index and key(row) == key(rows[index - 1]):
             row.rank = rows[index - 1].rank
             rows[index - 1].tied = row.tied = True
         else:
@@ -142,34 +146,40 @@ def _place(rows: list[Row], start: int = 1) -> list[Row]:
 
 
 def swiss(players: Sequence[Player], tables: Sequence[Table], size: int) -> list[Row]:
+    """Buchholz and Sonneborn-Berger per table are averaged over the table-mates (1 to 3 of
+    them), so they are added up in integers scaled by 6 (Buchholz) and 12 (Sonneborn-Berger,
+    whose results are halves) on top of the points' twelfths."""
     rows = _rows(players)
     done = _tally(rows, tables, size)
-    buchholz: dict[int, Fraction] = defaultdict(Fraction)
-    berger: dict[int, Fraction] = defaultdict(Fraction)
+    units = {player: row.units for player, row in rows.items()}
+    buchholz: dict[int, int] = defaultdict(int)
+    berger: dict[int, int] = defaultdict(int)
     for table in done:
         if table.is_bye:
             player = table.players[0]
-            if player in rows:
-                buchholz[player] += rows[player].points
+            buchholz[player] += units.get(player, 0) * 6
             continue
-        assert table.places is not None
-        mates = len(table.players) - 1
-        for index, player in enumerate(table.players):
-            others = [i for i in range(len(table.players)) if i != index]
-            points = [_points_of(rows, table.players[i]) for i in others]
-            buchholz[player] += Fraction(sum(points, Fraction(0))) / mates
-            berger[player] += (
-                sum(
-                    (
-                        value * against(table.places[index], table.places[i])
-                        for value, i in zip(points, others, strict=True)
-                    ),
-                    Fraction(0),
-                )
-                / mates
-            )
-    for row in rows.values():
-        row.tiebreaks = (buchholz[row.player], berger[row.player], Fraction(row.wins))
+        places = table.places
+        assert places is not None
+        seats = table.players
+        share = 6 // (len(seats) - 1)
+        points = [units.get(player, 0) for player in seats]
+        total = sum(points)
+        for index, player in enumerate(seats):
+            mine = places[index]
+            buchholz[player] += (total - points[index]) * share
+            results = 0  # each table-mate's points times the result against them, in halves
+            for other, theirs in enumerate(places):
+                if other != index:
+                    results += points[other] * (2 if mine < theirs else mine == theirs)
+            berger[player] += results * share
+    for player, row in rows.items():
+        row.tiebreaks = (
+            Fraction(buchholz[player], UNIT * 6),
+            Fraction(berger[player], UNIT * 12),
+            Fraction(row.wins),
+        )
+        row.order = (row.units, buchholz[player], berger[player], row.wins)
     return _place(list(rows.values()))
 
 
@@ -292,6 +302,7 @@ def season(players: Sequence[Player], tables: Sequence[Table], size: int) -> lis
     _tally(rows, tables, size)
     for row in rows.values():
         row.tiebreaks = (Fraction(row.wins), Fraction(row.score))
+        row.order = (row.units, row.wins, row.score)
     return _place(list(rows.values()))
 
 

@@ -123,27 +123,42 @@ def _selected_round(tournament: Tournament, asked: str | None) -> Round | None:
 def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = _start_if_due(_get_tournament(request, pk))
     selected = _selected_round(tournament, request.GET.get("round"))
-    context: dict[str, Any] = {
+    round_html = _round_html(tournament, selected)
+    if request.htmx and request.GET.get("round"):
+        return HttpResponse(round_html)
+    entry = _viewer_entry(tournament, request.user)
+    context = {
         "tournament": tournament,
         "token": _token(request),
         "selected": selected,
-        "tables": pages.round_tables(selected) if selected is not None else [],
+        "round_html": round_html,
+        "entry": entry,
+        "entries": list(tournament.entries.select_related("user").order_by("seed", "joined")),
+        "rounds": list(tournament.round_set.all()),
+        "standings": _standings_html(request, tournament),
+        "schedule": pages.schedule(entry) if entry is not None else [],
+        "rules": pages.RULES[tournament.format],
+        "withdrawal_rule": pages.WITHDRAWAL_RULE,
+        "may_manage": signup.may_manage(tournament, request.user),
+        "invite_url": request.build_absolute_uri(detail_url(tournament, tournament.invite_token)),
     }
-    if request.htmx and request.GET.get("round"):
-        return render(request, "tournaments/detail.html#round", context)
-    entry = _viewer_entry(tournament, request.user)
-    context.update(
-        entry=entry,
-        entries=list(tournament.entries.select_related("user").order_by("seed", "joined")),
-        rounds=list(tournament.round_set.all()),
-        standings=_standings_html(request, tournament),
-        schedule=pages.schedule(entry) if entry is not None else [],
-        rules=pages.RULES[tournament.format],
-        withdrawal_rule=pages.WITHDRAWAL_RULE,
-        may_manage=signup.may_manage(tournament, request.user),
-        invite_url=request.build_absolute_uri(detail_url(tournament, tournament.invite_token)),
-    )
     return render(request, "tournaments/detail.html", context)
+
+
+def _round_html(tournament: Tournament, selected: Round | None) -> str:
+    """A round's tables, drawn once per version of the tournament and language."""
+    if selected is None:
+        return ""
+    key = (
+        f"tournament-round:{tournament.pk}:{tournament.version}:{selected.number}:"
+        f"{translation.get_language()}"
+    )
+    drawn = cache.get(key)
+    if drawn is None:
+        context = {"selected": selected, "tables": pages.round_tables(selected)}
+        drawn = render_to_string("tournaments/_round.html", context)
+        cache.set(key, drawn, STANDINGS_SECONDS)
+    return mark_safe(drawn)  # noqa: S308 - our own template's output
 
 
 def _standings_html(request: HttpRequest, tournament: Tournament) -> str:
@@ -157,12 +172,17 @@ def _standings_html(request: HttpRequest, tournament: Tournament) -> str:
     drawn = cache.get(key)
     if drawn is None:
         rows = pages.standing_rows(tournament, request.user)
+        token = _token(request)
+        groups = pages.by_group(rows) if tournament.format == "groups" else []
         context = {
             "tournament": tournament,
             "rows": rows,
-            "groups": pages.by_group(rows) if tournament.format == "groups" else [],
+            "rows_html": pages.rows_html(rows, token=token),
+            "groups": [
+                (group, pages.rows_html(members, in_group=True, token=token))
+                for group, members in groups
+            ],
             "tiebreak_labels": pages.TIEBREAK_LABELS[tournament.format],
-            "token": _token(request),
         }
         drawn = render_to_string("tournaments/_standings.html", context, request=request)
         cache.set(key, drawn, STANDINGS_SECONDS)
