@@ -216,7 +216,7 @@ def main() -> None:
         f"(goal <= 50 ms: {'met' if median_cold <= 50 else 'NOT MET'}; "
         f"{median_cold / statistics.median(bare):.0f}x the bare health check)"
     )
-    print(f"  standings page, later views  {_ms(warm)}   {warm_queries} queries (drawn table cached)")
+    print(f"  standings page, later views  {_ms(warm)}   {warm_queries} queries (table cached)")
     print(f"  health check (bare)          {_ms(bare)}")
     print(f"  tournament page, round 9     {_ms(detail_times)}   (256 tables and the standings)")
     print(f"  dealing round 10             {deal_seconds:7.2f} s   (256 games created, 512 told)")

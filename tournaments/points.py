@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-
 # Points are counted in twelfths (UNIT): exact, in integers, for tables of two to four (halves
 # for ties, thirds and quarters for the scaled short tables), and far faster than fractions
 # over the thousands of tables a big event has.
 UNIT = 12
-MAX_TABLE = 4
 
 
 def table_units(places: Sequence[int], size: int) -> list[int]:

@@ -37,6 +37,7 @@ class HtmxHttpRequest(HttpRequest):
 
     htmx: HtmxDetails
 
+
 CREATE_LIMIT_MESSAGE = _(
     "You have created many tournaments in a short time; wait a while before the next."
 )
