@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.http import urlencode
@@ -101,8 +101,9 @@ def mine(user: Any) -> list[Tournament]:
     """The viewer's tournaments not yet over (private ones too), and the seasons they play."""
     if not user.is_authenticated:
         return []
+    playing = Entry.objects.filter(tournament=OuterRef("pk"), user=user)
     return list(
-        Tournament.objects.filter(entries__user=user)
+        Tournament.objects.filter(Exists(playing))
         .filter(Q(status=Tournament.Status.SIGNUP) | Q(status=Tournament.Status.RUNNING))
         .annotate(players=Count("entries"))
         .order_by("-created")[:LIST_SIZE]

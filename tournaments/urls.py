@@ -8,7 +8,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
-    path("new/", views.create, name="create"),
+    path("new/", views.create, name="new"),
     path("seasons/", views.ladder, name="ladder"),
     path("seasons/join/", views.ladder_join, name="ladder_join"),
     path("seasons/leave/", views.ladder_leave, name="ladder_leave"),

@@ -156,7 +156,11 @@ def _round_html(tournament: Tournament, selected: Round | None) -> str:
     )
     drawn = cache.get(key)
     if drawn is None:
-        context = {"selected": selected, "tables": pages.round_tables(selected)}
+        context = {
+            "selected": selected,
+            "tables": pages.round_tables(selected),
+            "total": tournament.rounds,
+        }
         drawn = render_to_string("tournaments/_round.html", context)
         cache.set(key, drawn, STANDINGS_SECONDS)
     return mark_safe(drawn)  # noqa: S308 - our own template's output

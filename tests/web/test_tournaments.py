@@ -51,7 +51,7 @@ VALID = {
 
 def create(browser, **changes):
     data = {**VALID, "signup_closes": later(days=2), **changes}
-    return browser.post(reverse("tournaments:create"), {k: v for k, v in data.items() if v})
+    return browser.post(reverse("tournaments:new"), {k: v for k, v in data.items() if v})
 
 
 def round_tables(found: Tournament, number: int) -> list[Table]:
@@ -111,7 +111,7 @@ def test_it_refuses_hostile_settings_with_a_clear_error(anna, changes, message):
 
 
 def test_it_asks_visitors_to_sign_in_before_creating(client):
-    response = client.get(reverse("tournaments:create"))
+    response = client.get(reverse("tournaments:new"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
@@ -464,7 +464,7 @@ def test_the_profile_lists_tournaments_played_and_the_best_place(
 
     page = text(signed_in(anna).get(reverse("players:profile", args=["P02"])))
 
-    assert "1 tournament played; best place 2nd." in page
+    assert "1 tournament played · best place 2nd" in page
     assert "Spring Cup 2nd of 2" in page
 
 
