@@ -498,3 +498,37 @@ def test_the_creator_can_close_sign_up_early_or_cancel(anna, ben, carla):
     signed_in(anna).post(reverse("tournaments:cancel", args=[other.pk]))
     other.refresh_from_db()
     assert other.status == "cancelled"
+
+
+def test_it_seats_three_player_tables_and_a_short_one_scaled_to_a_full_table(
+    anna, django_capture_on_commit_callbacks
+):
+    players = field(5)
+    found = started(anna, players, table_size=3, rounds=2)
+
+    tables = round_tables(found, 1)
+    assert [t.game.num_players for t in tables] == [3, 2]  # 5 = 3 + 2, no bye
+    with django_capture_on_commit_callbacks(execute=True):
+        end_round(found)
+    points = {row["entry"]: row["points"] for row in Tournament.objects.get(pk=found.pk).standings}
+    winners = [
+        found.entries.get(user=sorted(table_users(t), key=lambda u: u.username)[0]) for t in tables
+    ]
+    assert [points[entry.pk] for entry in winners] == [2, 2]  # a short table's win counts as much
+    assert sorted(points.values()) == [0, 0, 1, 2, 2]
+
+
+def test_the_standings_escape_what_players_wrote(anna):
+    from tournaments.pages import StandingRow, rows_html
+
+    row = StandingRow(
+        rank=1, tied=False, entry=1, name='<script>alert("x")</script>', display="x",
+        schedule='/t/1/players/1/"onclick="x', points=1.5, played=1, wins=1, byes=0, score=3,
+        tiebreaks=[0.25], withdrawn=True, group=None, group_rank=None, finalist=False, seed=1,
+    )  # fmt: skip
+
+    drawn = str(rows_html([row], token='a"b'))
+
+    assert "<script>" not in drawn and "&lt;script&gt;" in drawn
+    assert '"onclick="' not in drawn and "token=a%22b" in drawn
+    assert '<td class="num">1.5</td>' in drawn and '<td class="num">0.25</td>' in drawn
