@@ -162,7 +162,8 @@ def _open_round(tournament: Tournament, number: int) -> bool:
     """Plan round ``number``, create its tables as games, tell the players. False if there is
     nothing left to play (too few players left, a knock-out won)."""
     stage, planned = plan(tournament, number)
-    if not any(len(table.players) > 1 for table in planned):
+    knockout = tournament.format == Tournament.Format.KNOCKOUT
+    if not planned or (not knockout and all(len(table.players) == 1 for table in planned)):
         return False
     round_ = Round.objects.create(tournament=tournament, number=number, stage=stage)
     tables = deal(tournament, round_, planned)
@@ -170,6 +171,8 @@ def _open_round(tournament: Tournament, number: int) -> bool:
     tournament.save(update_fields=["current_round"])
     results.refresh(tournament)
     news.round_started(tournament, round_, tables)
+    if all(table.game_id is None for table in tables):  # walkovers only: nothing to wait for
+        transaction.on_commit(lambda: results.queue_advance(tournament.pk))
     return True
 
 

@@ -16,7 +16,7 @@ from datetime import date, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -68,23 +68,31 @@ def season_for(size: int, day: date) -> Tournament:
     engine = registry.default()
     options = engine.normalise_options(size, None)
     now = timezone.now()
-    season, _created = Tournament.objects.get_or_create(
-        format=Tournament.Format.SEASON,
-        table_size=size,
-        season_month=month,
-        defaults={
-            "name": f"Season {month:%Y-%m}, {size} players",
-            "engine_name": engine.name,
-            "options": options,
-            "clock": {"time_limit": 3 * 86400},
-            "facets": option_facets(engine, size, options),
-            "signup_closes": now,
-            "max_players": MAX_PLAYERS,
-            "status": Tournament.Status.RUNNING,
-            "started_at": now,
-        },
-    )
-    return season
+    found = Tournament.objects.filter(
+        format=Tournament.Format.SEASON, table_size=size, season_month=month
+    ).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():  # two beats at once: the unique constraint picks one
+            return Tournament.objects.create(
+                format=Tournament.Format.SEASON,
+                table_size=size,
+                season_month=month,
+                name=f"Season {month:%Y-%m}, {size} players",
+                engine_name=engine.name,
+                options=options,
+                clock={"time_limit": 3 * 86400},
+                facets=option_facets(engine, size, options),
+                signup_closes=now,
+                max_players=MAX_PLAYERS,
+                status=Tournament.Status.RUNNING,
+                started_at=now,
+            )
+    except IntegrityError:
+        return Tournament.objects.get(
+            format=Tournament.Format.SEASON, table_size=size, season_month=month
+        )
 
 
 def weekly(now: datetime | None = None) -> list[int]:

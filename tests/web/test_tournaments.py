@@ -19,7 +19,7 @@ from players.models import Rating
 from tests.web.helpers import play_greedy, signed_in
 from tests.web.tournament_helpers import end_game, end_round, field, started, table_users
 from tests.web.tournament_helpers import tournament as make_tournament
-from tournaments import rounds
+from tournaments import rounds, withdrawals
 from tournaments.models import Entry, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -532,3 +532,32 @@ def test_the_standings_escape_what_players_wrote(anna):
     assert "<script>" not in drawn and "&lt;script&gt;" in drawn
     assert '"onclick="' not in drawn and "token=a%22b" in drawn
     assert '<td class="num">1.5</td>' in drawn and '<td class="num">0.25</td>' in drawn
+
+
+def test_a_knock_out_winner_who_withdrew_does_not_go_through(anna):
+    players = field(4)
+    found = started(anna, players, fmt="knockout")
+    end_round(found)  # p01 beats p04, p02 beats p03 (the final is not dealt yet)
+    withdrawals.withdraw_self(found, players[1])
+
+    assert rounds.advance(found.pk)
+
+    (final,) = round_tables(found, 2)
+    assert seated([final]) == [{"p01", "p03"}]
+
+
+def test_a_final_with_nobody_left_to_meet_is_a_walkover(anna, django_capture_on_commit_callbacks):
+    players = field(4)
+    found = started(anna, players, fmt="knockout")
+    end_round(found)
+    withdrawals.withdraw_self(found, players[1])
+    withdrawals.withdraw_self(found, players[2])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rounds.advance(found.pk)
+
+    found.refresh_from_db()
+    (final,) = round_tables(found, 2)
+    assert final.game is None and seated([final]) == [{"p01"}]
+    assert found.is_finished
+    assert found.entries.get(user=players[0]).final_place == 1
