@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.middleware import HtmxDetails
 
@@ -38,7 +39,7 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-CREATE_LIMIT_MESSAGE = _(
+CREATE_LIMIT_MESSAGE = gettext_lazy(
     "You have created many tournaments in a short time; wait a while before the next."
 )
 
