@@ -561,3 +561,15 @@ def test_a_final_with_nobody_left_to_meet_is_a_walkover(anna, django_capture_on_
     assert final.game is None and seated([final]) == [{"p01"}]
     assert found.is_finished
     assert found.entries.get(user=players[0]).final_place == 1
+
+
+def test_it_limits_how_many_tournaments_a_player_creates(anna, settings):
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "create_tournament": "1/h/user"}
+    browser = signed_in(anna)
+
+    first, second = create(browser), create(browser, name="Another one")
+
+    assert first.status_code == 302
+    assert second.status_code == 429
+    assert "You have created many tournaments in a short time" in text(second)
+    assert Tournament.objects.count() == 1
