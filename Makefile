@@ -11,18 +11,21 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup run test bench lint format messages
+.PHONY: setup packages run test bench lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
 		|| $(PYTHON) -m pip install --quiet --user --break-system-packages uv
 	@test -x $(BIN)/python || $(UV) venv --quiet -p $(PYTHON) $(VENV)
 	@$(UV) sync --quiet --frozen --all-groups --compile-bytecode
+	@scripts/fetch_vnu.sh
 
 # Another address or port: make run ADDRESS=0.0.0.0:8080 (email links follow it: SITE_URL).
 ADDRESS ?= 0.0.0.0:8000
 # The settings default to production; `make run` is development, so it says so.
 run: export DEBUG := true
+# Emails of the demo and the site: one line each in the terminal, kept in var/mail/.
+run: export EMAIL_BACKEND ?= firenze_site.dev_mail.EmailBackend
 run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py vapid_keys --dev-file
@@ -38,7 +41,7 @@ DEPLOY_ENV := DEBUG=false ALLOWED_HOSTS=firenze.example.org \
 	CACHE_URL=redis://cache.example.org:6379/1 CELERY_BROKER_URL=redis://cache.example.org:6379/0 \
 	CSRF_TRUSTED_ORIGINS=https://firenze.example.org TRUSTED_PROXY_COUNT=1
 
-test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
+test: setup packages ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
 	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
 	$(BIN)/pytest tests -m "not postgres"
@@ -46,15 +49,19 @@ test: setup ## Run the whole test suite: on SQLite, then the PostgreSQL-only tes
 	DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/pytest tests -m postgres; \
 		status=$$?; scripts/postgres.sh stop; exit $$status
 
+packages: ## Install the Debian packages the tests need, if any is missing (root, or sudo -n)
+	@scripts/system_packages.sh
+
 bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite and PostgreSQL)
 	scripts/postgres.sh start
 	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
 		status=$$?; scripts/postgres.sh stop; exit $$status
 
-lint: setup ## Check code style and types without changing files (mypy's scope: pyproject.toml)
+lint: setup ## Check code style, types and the import contracts, changing no file (pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo --no-cache
 
 format: setup ## Fix what ruff can fix
 	$(BIN)/ruff check --fix .

@@ -6,6 +6,7 @@ from allauth.account import app_settings
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import user_username
 from django import forms
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -48,6 +49,7 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """allauth's emails (confirm your address, sign-in codes, password reset) go out in
         the language of the account they are about, else in the page's language."""
+        context = {"site_name": settings.SITE_NAME, **context}
         user = context.get("user") or self._account_for(email)
         if user is None or not getattr(user, "language", ""):
             return super().send_mail(template_prefix, email, context)

@@ -9,7 +9,7 @@ from .models import User
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         ("Player", {"fields": ("display_name",)}),
     )
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")

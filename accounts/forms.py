@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
@@ -100,13 +101,14 @@ class DisplayNameField(forms.CharField):
         )
 
     def to_python(self, value):
-        return normalize_display_name(super().to_python(value))
+        return normalize_display_name(super().to_python(value) or "")
 
 
 class DisplayNameMixin:
     """Adds the case-insensitive uniqueness check; ``display_name_owner`` may keep theirs."""
 
     display_name_owner = None
+    cleaned_data: dict[str, Any]  # a mixin of forms
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
@@ -120,7 +122,7 @@ class DisplayNameMixin:
         return name
 
 
-def time_zone_choices() -> list[tuple[str, str]]:
+def time_zone_choices() -> list[tuple[str, Any]]:
     return [("", _("UTC (not set)"))] + [
         (name, name.replace("_", " ")) for name in sorted(time_zone_names())
     ]
@@ -190,6 +192,7 @@ class LanguageForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["language"]
+        assert isinstance(field, forms.ChoiceField)
         field.required = True
         field.choices = settings.LANGUAGES
         field.error_messages["required"] = _("Choose a language.")

@@ -54,6 +54,13 @@ class User(AbstractUser):
         blank=True,
         help_text=_("Pages and emails are written in this language."),
     )
+    # api/bots.py: an account that plays only through the API (a program), marked as a bot
+    # wherever its name is shown and rated apart from people (players/results.py).
+    bot_account = models.BooleanField(
+        _("Bot account"),
+        default=False,
+        help_text=_("A program plays this account through the API; it is marked as a bot."),
+    )
     # accounts/names.py: what the display name looks like, to refuse look-alikes of it.
     display_name_skeleton = models.CharField(max_length=100, blank=True, db_index=True)
 

@@ -28,6 +28,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import limits
+from games.absences import reschedule_games_of
 from games.errors import GameError
 
 from . import personal_data
@@ -69,7 +70,9 @@ def profile(request):
         time_zone_form = TimeZoneForm(request.POST, instance=user)
         if time_zone_form.is_valid():
             time_zone_form.save(commit=False)
-            user.save(update_fields=["time_zone"])
+            with transaction.atomic():
+                user.save(update_fields=["time_zone"])
+                reschedule_games_of(user)  # days off begin at the new zone's midnight
             messages.success(request, _("Your time zone is saved."))
             return redirect("accounts:profile")
         form = DisplayNameForm(user=user)
@@ -152,7 +155,11 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         user = request.user
         logout(request)
         personal_data.delete_account(user)
-        messages.success(request, _("Your account is deleted. Thank you for playing Firenze."))
+        messages.success(
+            request,
+            _("Your account is deleted. Thank you for playing %(site)s.")
+            % {"site": settings.SITE_NAME},
+        )
         return redirect("games:home")
     status = 400 if form.errors else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)
@@ -200,7 +207,7 @@ def switch_language(request: HttpRequest) -> HttpResponse:
         settings.LANGUAGE_COOKIE_NAME,
         language,
         max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]  # "Lax" from settings
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=True,
     )

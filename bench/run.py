@@ -40,6 +40,8 @@ def main() -> None:
         print("PostgreSQL figures: not run (set BENCH_POSTGRES_URL, as make bench does)")
     # Webhook and push delivery: real worker processes, each broker side by side.
     subprocess.run([sys.executable, "-m", "bench.notify_bench"], cwd=ROOT, check=True)
+    # Live streams against the poll, 2,000 idle streams, an API move against the page's.
+    subprocess.run([sys.executable, "-m", "bench.live_bench"], cwd=ROOT, check=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """The deadline sweep with 1,000 due games, among 10,000 and then among 1,000,000 active games
-(issue 11: within 1.5x of each other; issues 4: under 2 s).
+(issue 11: within 1.5x of each other; issues 4: under 2 s). Both clock modes mixed (issue 22):
+every other game has a time bank with weekends off and its turn's plan, the others the clock
+per turn; half the due games of each.
 
 The games are inserted with one INSERT ... SELECT over a generated series (no Python per row),
 then the planner statistics are refreshed as autovacuum would. The sweep finds due games with
@@ -10,6 +12,7 @@ whole sweep and its queries alone, the median of a few runs each, and the query 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import statistics
@@ -30,9 +33,9 @@ from django.test.utils import CaptureQueriesContext, setup_test_environment  # n
 from django.utils import timezone  # noqa: E402
 
 from firenze_site.celery import app  # noqa: E402
-from games.clock import due_games, stalled_bot_games  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.tasks import sweep_deadlines  # noqa: E402
+from games.timeouts import due_games, stalled_bot_games  # noqa: E402
 
 DUE = 1_000
 SIZES = (10_000, int(os.environ.get("BENCH_SWEEP_GAMES", "1000000")))
@@ -47,7 +50,7 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
     columns = (
         "creator_id, name, num_players, auto_start, options, seed, status, is_public, "
         "invite_token, time_limit, version, chat_version, acting_seat, turn_started_at, "
-        "deadline, next_reminder_at, created, updated"
+        "deadline, next_reminder_at, created, updated, clock, turn_plan"
     )
     limit = Game._meta.get_field("time_limit").get_db_prep_value(timedelta(days=3), connection)
     if connection.vendor == "postgresql":
@@ -65,6 +68,14 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
         def later(minutes: int) -> str:
             return f"datetime(%s, '+' || ({minutes} + i %% 300) || ' minutes')"
 
+    # Every other game a time bank (5 days, +1 a turn, weekends off) whose turn has a plan.
+    bank_clock = (
+        '{"mode": "bank", "bank": 432000, "bonus": 86400, "cap": 432000, "days_off": [5, 6]}'
+    )
+    plan = json.dumps({"seat": 0, "allotted": 432000, "pauses": []})
+    json_type = "::jsonb" if connection.vendor == "postgresql" else ""
+    clock = f"CASE WHEN i %% 2 = 0 THEN '{bank_clock}'{json_type} ELSE '{{}}'{json_type} END"
+    turn_plan = f"CASE WHEN i %% 2 = 0 THEN '{plan}'{json_type} ELSE NULL END"
     # Due games: deadline 5 minutes ago, reminder later; the others: deadline a day and 0 to 300
     # minutes ahead (the fill may take minutes), reminder an hour after it (none is due).
     deadline = f"CASE WHEN i %% {due_every} = 0 THEN %s ELSE {later(24 * 60)} END"
@@ -76,7 +87,8 @@ def _insert(first: int, count: int, due_every: int, creator_id: int, now) -> Non
     marks = ", %s" * len(others)
     sql = (
         f"INSERT INTO {table} ({columns}{more}) SELECT %s, '', 3, true, '{{}}', i, 'active', "
-        f"true, 'b' || i, %s, 1, 0, i %% 3, %s, {deadline}, {reminder}, %s, %s{marks} "
+        f"true, 'b' || i, %s, 1, 0, i %% 3, %s, {deadline}, {reminder}, %s, %s, {clock}, "
+        f"{turn_plan}{marks} "
         f"FROM {series}"
     )
 
@@ -147,6 +159,8 @@ def main() -> None:
         queries = _median_ms(lambda: (due_games(), stalled_bot_games()))
         each = [_median_ms(due_games), _median_ms(stalled_bot_games)]
         print(f"  ({size:,}: due_games {each[0]:.1f} ms, stalled_bot_games {each[1]:.1f} ms)")
+        banks = Game.objects.filter(clock__mode="bank").count()
+        print(f"  ({size:,}: {banks:,} of them with a time bank)")
         figures[size] = (sweep, queries, len(captured), fill_s)
     print(f"Deadline sweep, {connection.vendor}, {DUE:,} due games (median of {RUNS} runs):")
     for size, (sweep, queries, count, fill_s) in figures.items():

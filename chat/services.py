@@ -304,7 +304,7 @@ def thread(
         rows = rows[:limit]
         earlier = Message.objects.filter(game=game).count() - limit
     rows.reverse()
-    seen = (rows[0].seen or 0) if rows and seat is not None else None
+    seen = (getattr(rows[0], "seen", 0) or 0) if rows and seat is not None else None
     now = timezone.now()
     entries = []
     unread = 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from chat import services
 from chat.forms import GameField, MessageForm, ReportForm
 from chat.templatetags.chat import thread_context
+from firenze_site.requests import HtmxHttpRequest
 from games.errors import GameError
 from games.models import Game
 from games.views import _get_game_for_user
@@ -29,9 +30,9 @@ def _game_anchor(game: Game) -> str:
     return reverse("games:detail", args=[game.pk]) + "#chat"
 
 
-def _thread_response(request: HttpRequest, game: Game, *, error: str = "", draft: str = ""):
+def _thread_response(request: HtmxHttpRequest, game: Game, *, error: str = "", draft: str = ""):
     """The thread partial (htmx) or the thread's own page."""
-    context = thread_context(request, game, chat_error=error, chat_draft=draft)
+    context = thread_context(request.user, game, chat_error=error, chat_draft=draft)
     if request.htmx:
         response = render(request, "games/_chat.html#thread", context)
         if not error:
@@ -42,10 +43,10 @@ def _thread_response(request: HttpRequest, game: Game, *, error: str = "", draft
 
 
 @require_GET
-def thread(request: HttpRequest, pk: int) -> HttpResponse:
+def thread(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every message of a game (the game page shows the latest ones)."""
     game = _get_game_for_user(request, pk, with_state=False)
-    context = thread_context(request, game)
+    context = thread_context(request.user, game)
     if request.htmx:
         return render(request, "games/_chat.html#thread", context)
     context["thread"] = services.thread(game, request.user, limit=None)
@@ -54,13 +55,13 @@ def thread(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def post(request: HttpRequest, pk: int) -> HttpResponse:
+def post(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     form = MessageForm(request.POST)
     draft = str(request.POST.get("text", ""))[: services.MAX_LENGTH * 2]
     try:
         if not form.is_valid():
-            raise services.ChatError(form.errors["text"][0])
+            raise services.ChatError(str(form.errors["text"][0]))
         services.post(game, request.user, form.cleaned_data["text"])
     except GameError as exc:
         if request.htmx:
@@ -73,7 +74,7 @@ def post(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(_game_anchor(game))
 
 
-def _act(request: HttpRequest, pk: int, action, done: str = "") -> HttpResponse:
+def _act(request: HtmxHttpRequest, pk: int, action, done: str = "") -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     try:
         action(game)
@@ -93,13 +94,13 @@ def _act(request: HttpRequest, pk: int, action, done: str = "") -> HttpResponse:
 
 @login_required
 @require_POST
-def delete(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
+def delete(request: HtmxHttpRequest, pk: int, message_id: int) -> HttpResponse:
     return _act(request, pk, lambda game: services.delete(game, request.user, message_id))
 
 
 @login_required
 @require_POST
-def mute(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
+def mute(request: HtmxHttpRequest, pk: int, message_id: int) -> HttpResponse:
     def run(game: Game) -> None:
         message = services.message_in(game, message_id)
         services.mute(request.user, message.author)
@@ -109,7 +110,7 @@ def mute(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
+def unmute(request: HtmxHttpRequest, user_id: int) -> HttpResponse:
     services.unmute(request.user, user_id)
     form = GameField(request.POST)
     game_id = form.cleaned_data.get("game") if form.is_valid() else None
@@ -127,7 +128,7 @@ def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report(request: HttpRequest, pk: int, message_id: int) -> HttpResponse:
+def report(request: HtmxHttpRequest, pk: int, message_id: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     try:
         message = services.message_in(game, message_id)

@@ -4,6 +4,7 @@ Settings come from Django's settings under the ``CELERY_`` prefix, so the broker
 swapped (filesystem in development, Redis in production) with one environment variable.
 """
 
+import logging
 import os
 
 from celery import Celery
@@ -13,3 +14,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "firenze_site.settings")
 app = Celery("firenze_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class QuietPageDrawing(logging.Filter):
+    """The page-drawing task runs after every move: its "received" and "succeeded" lines
+    would bury everything else in a worker's log, so only its failures are logged."""
+
+    TASK = "games.tasks.draw_pages"
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.WARNING:
+            return True
+        return self.TASK not in record.getMessage()
+
+
+for _name in ("celery.app.trace", "celery.worker.strategy"):
+    logging.getLogger(_name).addFilter(QuietPageDrawing())

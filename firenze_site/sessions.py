@@ -9,14 +9,22 @@ outliving it): at most ``CACHE_SECONDS``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 from django.contrib.sessions.backends.db import SessionStore as DBStore
+from django.core.cache.backends.base import BaseCache
 
 CACHE_SECONDS = 300
 
 
 class SessionStore(CachedDBStore):
     cache_key_prefix = "firenze.session:"
+    # Parts of Django's cached_db and db stores that their type stubs leave out.
+    _cache: BaseCache
+    _session: dict[str, Any]
+    _get_session_from_db: Callable[[], Any]
 
     def load(self) -> dict:
         try:

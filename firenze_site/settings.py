@@ -45,6 +45,9 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# The site's own name, as page titles and emails say it (an email about a game names the game:
+# "Your turn in Nim").
+SITE_NAME = os.environ.get("SITE_NAME", "Firenze")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -66,6 +69,12 @@ INSTALLED_APPS = [
     "notifications",
     "players",
     "chat",
+    # The public API (/api/v1/, personal tokens, bot accounts) and the live event streams.
+    "ninja",
+    "corsheaders",
+    "api",
+    "streams",
+    "inbox",
     "tournaments",
 ]
 
@@ -74,6 +83,8 @@ MIDDLEWARE = [
     # the stack runs; it adds the headers of the middleware below itself (games/poll.py).
     "games.poll.PollMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # CORS for /api/ only, and closed unless API_CORS_ORIGINS names origins (api/ docs).
+    "corsheaders.middleware.CorsMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -89,6 +100,11 @@ MIDDLEWARE = [
     "firenze_site.language.LanguageMiddleware",
     # Times in the player's own zone (account setting, or the browser's for visitors).
     "accounts.middleware.TimeZoneMiddleware",
+    # Bot accounts play through the API only: their game and table-talk posts are refused.
+    "api.middleware.BotAccountMiddleware",
+    # The player's own parts of shared pages: the header's count of games waiting for them,
+    # "next game", their notepad (inbox/middleware.py); innermost, in their language.
+    "inbox.middleware.InboxMiddleware",
 ]
 
 ROOT_URLCONF = "firenze_site.urls"
@@ -109,7 +125,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.game_tagline",
+                "games.context_processors.game_tagline",  # and the site's name
+                "streams.context_processors.live_streams",
             ],
         },
     },
@@ -195,7 +212,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 # A sign-up with a known address gets the usual answer; the address's owner gets an email.
 ACCOUNT_PREVENT_ENUMERATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Firenze] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
 # Changing an email address (and deleting the account, exporting one's data: accounts/views)
@@ -268,7 +285,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Firenze <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@localhost>")
 SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 
 # --- Celery ---------------------------------------------------------------------------------
@@ -306,16 +323,16 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Turn deadlines and reminders (games/clock.py): a sweep every two minutes.
     "sweep-deadlines": {
         "task": "games.tasks.sweep_deadlines",
-        "schedule": float(os.environ.get("FIRENZE_SWEEP_SECONDS", "120")),
+        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "120")),
     },
 }
 
 # --- Games clock ----------------------------------------------------------------------------
 # Reminders at these shares of a turn's time limit (halfway and with 10% left), and the number
 # of timeouts in a row after which the bot keeps a player's seat.
-FIRENZE_REMINDER_SHARES = [0.5, 0.9]
-FIRENZE_TIMEOUTS_FOR_AUTOPILOT = 3
-FIRENZE_MAX_ABSENCE_DAYS_PER_YEAR = 30
+GAMES_REMINDER_SHARES = [0.5, 0.9]
+GAMES_TIMEOUTS_FOR_AUTOPILOT = 3
+GAMES_MAX_ABSENCE_DAYS_PER_YEAR = 30
 
 # --- Notifications (play by email: notifications/) ------------------------------------------
 # Emails are rows of an outbox written with the game change and sent by Celery after commit;
@@ -461,3 +478,20 @@ LOGGING = {
 
 # The game a new table plays: the name of an engine registered in games.rules.registry.
 GAMES_DEFAULT_ENGINE = "firenze"
+
+# --- Public API and live streams (api/, streams/; docs/api.md) ----------------------------------
+# Browsers may call /api/ from these origins only (none by default: CORS stays closed). The API
+# authenticates with tokens, never cookies, so no credentials are allowed cross-origin.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", "")
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+# Live event streams (Server-Sent Events, served by an ASGI server: uvicorn) need a Redis for
+# their pub/sub and short event logs: STREAMS_REDIS_URL, else the cache's Redis. Without one
+# (`make run` on its defaults) there are no streams and pages poll as before.
+STREAMS_REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "") or (
+    _cache_url if _cache_url.startswith(("redis://", "rediss://")) else ""
+)
+# Seconds between the comment lines that keep an idle stream open through proxies.
+STREAMS_KEEPALIVE_SECONDS = float(os.environ.get("STREAMS_KEEPALIVE_SECONDS", "45"))
+# A stream ends after this long (the client reconnects with Last-Event-ID and is checked again).
+STREAMS_MAX_SECONDS = float(os.environ.get("STREAMS_MAX_SECONDS", "3600"))

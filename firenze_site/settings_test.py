@@ -22,7 +22,7 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = "memory://"
-CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
 
 # Tests get a fresh in-memory SQLite database unless DATABASE_URL points at e.g. PostgreSQL.
 if not os.environ.get("DATABASE_URL"):

@@ -1,29 +1,29 @@
-"""Top-level URL routes: the site, accounts (allauth and our profile page), email links, admin,
-health check."""
+"""Top-level URL routes: each app's own, the admin and the health check.
+
+Apps are mounted by name (include("games.urls")), as INSTALLED_APPS names them: the project
+package imports none of its apps, so no app's import of firenze_site (its language and cache
+helpers) closes a circle (scripts/import_cycles.py, the import-linter contracts).
+"""
 
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts import views as account_views
-from games import views as game_views
-from notifications import views as notification_views
+from firenze_site.health import healthz
 
 # The admin signs in through allauth's page, so staff passwords get the same guess limits as
 # everyone's (counted in the shared cache, per account and per client address).
 admin.autodiscover()
-admin.site.login = secure_admin_login(admin.site.login)
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("chat.urls")),
-    # The service worker that shows push notifications: served from the root so its scope is
-    # the whole site.
-    path("sw.js", notification_views.service_worker, name="service_worker"),
-    # Our sign-up view first (same address, allauth's URL name): it settles display-name races.
-    path("accounts/signup/", account_views.signup),
-    # The footer's language switcher (the language is never in the URL).
-    path("language/", account_views.switch_language, name="switch_language"),
+    path("", include("inbox.urls")),
+    # The service worker (sw.js), served from the root so its scope is the whole site.
+    path("", include("notifications.worker_urls")),
+    # Our sign-up view before allauth's (same address) and the footer's language switcher.
+    path("", include("accounts.site_urls")),
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),
@@ -33,5 +33,10 @@ urlpatterns = [
     # The preferences table, webhook and devices.
     path("accounts/notifications/", include("notifications.settings_urls")),
     path("admin/", admin.site.urls),
-    path("healthz", game_views.healthz, name="healthz"),
+    # The public JSON API (api/), its schema and docs, and the personal tokens' page.
+    path("api/v1/", include("api.v1_urls")),
+    path("accounts/api/", include("api.urls")),
+    # Live event streams (streams/: async views, served by uvicorn).
+    path("streams/", include("streams.urls")),
+    path("healthz", healthz, name="healthz"),
 ]

@@ -21,7 +21,7 @@ from games.models import Absence, Game
 
 
 def max_days() -> int:
-    return getattr(settings, "FIRENZE_MAX_ABSENCE_DAYS_PER_YEAR", 30)
+    return getattr(settings, "GAMES_MAX_ABSENCE_DAYS_PER_YEAR", 30)
 
 
 def _midnight(day: date) -> datetime:

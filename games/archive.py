@@ -1,4 +1,5 @@
-"""Views of finished games: the history list, replays and the JSON export.
+"""Views of a finished game: its replay and its JSON export (the list of finished games is
+the players app's: players/views.py).
 
 Thin views, as in games.views: access goes through its `_get_game_for_user` (404 for a private
 game one may not see); a game still being played has no replay and no export (403 with a page
@@ -7,25 +8,17 @@ saying so), because both show every hand.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import history as history_list
+from firenze_site.requests import HtmxHttpRequest
 from games import replay as replays
 from games.models import Game
 from games.transfer import export_game
 from games.views import _get_game_for_user
-
-
-@require_GET
-def history(request: HttpRequest) -> HttpResponse:
-    """Finished games, newest first, filtered by a bookmarkable query string; htmx requests
-    get only the list, so the filters update it without reloading the page."""
-    viewer = request.user if request.user.is_authenticated else None
-    context = {"history": history_list.history(request.GET, viewer)}
-    template = "games/history.html#results" if request.htmx else "games/history.html"
-    return render(request, template, context)
 
 
 def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:
@@ -33,12 +26,12 @@ def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:
 
 
 @require_GET
-def replay(request: HttpRequest, pk: int) -> HttpResponse:
+def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     if not game.is_finished:
         return _closed(request, game, "replay")
-    context = {"game": game, "replay": replays.build(game, request.GET)}
-    context.update(context["replay"].context)
+    built = replays.build(game, request.GET)
+    context: dict[str, Any] = {"game": game, "replay": built, **built.context}
     template = "games/replay.html#frame" if request.htmx else "games/replay.html"
     return render(request, template, context)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-# game, seat (int), step (int, the move's number), by_bot (bool), timeout (bool): a move was
-# stored and the game's version raised. Sent before turn_passed / game_over.
+# game, seat (int), step (int, the move's number), by_bot (bool), timeout (bool), seats (the
+# game's Seat rows if the move read them, or None): a move was stored and the game's version
+# raised. Sent before turn_passed / game_over.
 move_made = Signal()
 # game, step: a move was taken back (the game's version raised).
 move_undone = Signal()
@@ -23,8 +24,12 @@ turn_passed = Signal()
 # game, announced (bool: whoever formed the table, e.g. a tournament's round, told the players
 # itself): every seat taken and the game started (turn_passed follows for step 0).
 game_started = Signal()
-# game: the game ended (its last move, a resignation, an abandonment); its record is stored.
+# game, state (the final state): the game ended (its last move, a resignation, an
+# abandonment). The players app stores its record and the ratings (players/apps.py).
 game_over = Signal()
+# game, state: a finished game was imported (games.transfer); the players app records it
+# (unrated). Nobody is told.
+game_imported = Signal()
 # game: every seat is taken of a game that does not start by itself.
 table_full = Signal()
 # game, user, by: a player with an account was invited to a seat.

@@ -20,10 +20,140 @@ from django.utils import dateformat, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import timecontrol
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS
 from games.rules import protocol, registry
+from games.timecontrol import TimeControl
 
 LIMIT_CHOICES = [(str(int(limit.total_seconds())), text) for limit, text in TIME_LIMITS]
+HOURS = timedelta(hours=1)
+DAYS = timedelta(days=1)
+
+
+def _choices(durations: list[timedelta]) -> list[tuple[str, Any]]:
+    """Durations offered by seconds, worded when the form is drawn (in the reader's language)."""
+    return [(str(int(d.total_seconds())), _Words(d)) for d in durations]
+
+
+class _Words:
+    """A duration's words, looked up lazily (choices are built once, read in any language)."""
+
+    def __init__(self, value: timedelta) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return timecontrol.duration_words(self.value)
+
+
+BANK_CHOICES = _choices([d * DAYS for d in (1, 2, 3, 5, 7, 10, 14, 21, 30)])
+BONUS_CHOICES = _choices([1 * HOURS, 3 * HOURS, 6 * HOURS, 12 * HOURS, DAYS, 2 * DAYS, 3 * DAYS])
+CAP_CHOICES = [("", _("As much as it started with"))] + _choices(
+    [d * DAYS for d in (3, 5, 7, 10, 14, 21, 30, 60)]
+)
+
+
+class _Weekday:
+    def __init__(self, day: int) -> None:
+        self.day = day
+
+    def __str__(self) -> str:
+        return timecontrol.weekday_name(self.day)
+
+
+WEEKDAY_CHOICES = [(str(day), _Weekday(day)) for day in range(7)]
+
+
+class ClockForm(forms.Form):
+    """A game's time control (games.timecontrol.TimeControl), as the create form asks for it:
+    the mode, its durations and the days off. Tournaments reuse it (a prefix keeps its names
+    apart); `time_control()` gives the value once the form is valid."""
+
+    clock_mode = forms.ChoiceField(
+        label=_("Clock"),
+        choices=[
+            (timecontrol.PER_TURN, _("Per turn: the same time for every turn")),
+            (
+                timecontrol.BANK,
+                _("Time bank: a reserve for the whole game, topped up after every turn"),
+            ),
+        ],
+        initial=timecontrol.PER_TURN,
+        required=False,  # left out (an older client): per turn
+        widget=forms.RadioSelect,
+        help_text=_(
+            "Either way the bot plays a turn whose time runs out, and keeps the seat after "
+            "three in a row until its player takes it back; the clock stops while a player is "
+            "away."
+        ),
+    )
+    time_limit = forms.ChoiceField(
+        label=_("Time per turn"),
+        choices=LIMIT_CHOICES,
+        initial=str(3 * 86400),
+        help_text=_("Per turn: every turn starts with this much time."),
+    )
+    bank = forms.ChoiceField(
+        label=_("Starting time bank"),
+        choices=BANK_CHOICES,
+        initial=str(5 * 86400),
+        required=False,
+        help_text=_("Time bank: each player's reserve; it runs only on their own turns."),
+    )
+    bonus = forms.ChoiceField(
+        label=_("Added after each turn"),
+        choices=BONUS_CHOICES,
+        initial=str(86400),
+        required=False,
+    )
+    bank_cap = forms.ChoiceField(
+        label=_("Most a bank can hold"),
+        choices=CAP_CHOICES,
+        initial="",
+        required=False,
+    )
+    days_off = forms.MultipleChoiceField(
+        label=_("Days off"),
+        choices=WEEKDAY_CHOICES,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "The clock rests on these days, midnight to midnight in each player's own time "
+            "zone. Tick Saturday and Sunday for weekends off, or any two days."
+        ),
+    )
+    CLOCK_FIELDS = ("clock_mode", "time_limit", "bank", "bonus", "bank_cap", "days_off")
+    BANK_FIELDS = ("bank", "bonus", "bank_cap")
+
+    def clean_days_off(self) -> tuple[int, ...]:
+        days = tuple(sorted({int(day) for day in self.cleaned_data["days_off"]}))
+        if len(days) > timecontrol.MAX_DAYS_OFF:
+            raise forms.ValidationError(_("Pick at most two days off."))
+        return days
+
+    def clean(self) -> dict[str, Any]:
+        """Fields left out take their defaults (the form's initial values)."""
+        super().clean()
+        data = self.cleaned_data
+        for name in ("clock_mode", "bank", "bonus"):
+            if name in data and not data[name]:
+                data[name] = self.fields[name].initial
+        bank, cap = data.get("bank"), data.get("bank_cap")
+        if data.get("clock_mode") == timecontrol.BANK and bank and cap and int(cap) < int(bank):
+            self.add_error("bank_cap", _("A bank cannot hold less than it starts with: pick more."))
+        return data
+
+    def time_control(self) -> TimeControl:
+        """The settings chosen (once the form is valid)."""
+        data = self.cleaned_data
+        bank = timedelta(seconds=int(data["bank"]))
+        return TimeControl(
+            mode=data["clock_mode"],
+            per_turn=timedelta(seconds=int(data["time_limit"])),
+            bank=bank,
+            bonus=timedelta(seconds=int(data["bonus"])),
+            cap=timedelta(seconds=int(data["bank_cap"])) if data.get("bank_cap") else bank,
+            days_off=data.get("days_off", ()),
+        )
 
 
 def clean_game_name(value: str) -> str:
@@ -34,7 +164,28 @@ def clean_game_name(value: str) -> str:
     return re.sub(r"\s+", " ", value).strip()
 
 
-class CreateGameForm(forms.Form):
+def game_choices() -> list[tuple[str, str]]:
+    """The games new tables may play (registry.current), by engine name and title."""
+    return [(engine.name, engine.look.title) for engine in registry.current()]
+
+
+class GameChoiceForm(forms.Form):
+    """Which of the site's games a page is about (?game=nim): the create form and the rules
+    page. Missing or unknown: the site's default game."""
+
+    game = forms.ChoiceField(choices=game_choices)
+
+    def engine(self) -> protocol.Engine:
+        if self.is_valid():
+            return registry.get(self.cleaned_data["game"])
+        return registry.default()
+
+
+def chosen_engine(params: Any) -> protocol.Engine:
+    return GameChoiceForm({"game": params.get("game", "")}).engine()
+
+
+class CreateGameForm(ClockForm):
     name = forms.CharField(
         label=_("Name (optional)"),
         max_length=GAME_NAME_MAX_LENGTH,
@@ -42,12 +193,6 @@ class CreateGameForm(forms.Form):
         help_text=_("Shown instead of the game's number, e.g. “Friday towers”."),
     )
     num_players = forms.TypedChoiceField(label=_("Players"), choices=[], coerce=int, initial=3)
-    time_limit = forms.ChoiceField(
-        label=_("Time per turn"),
-        choices=LIMIT_CHOICES,
-        initial=str(3 * 86400),
-        help_text=_("After that the bot plays the turn; the clock stops while a player is away."),
-    )
     is_public = forms.TypedChoiceField(
         label=_("Who may join"),
         choices=[("1", _("Anyone (listed in the lobby)")), ("0", _("Invited players only"))],
@@ -62,16 +207,38 @@ class CreateGameForm(forms.Form):
     )
 
     def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
-        """The platform's fields with the engine's options after the player count."""
+        """The platform's fields with the engine's options after the player count; with
+        several games on the site, the chosen one rides along (`game`, see chosen_engine)."""
         super().__init__(*args, **kwargs)
         self.engine = engine or registry.default()
+        if len(registry.current()) > 1:
+            self.fields["game"] = forms.ChoiceField(  # read by chosen_engine: the default if none
+                choices=game_choices,
+                initial=self.engine.name,
+                required=False,
+                widget=forms.HiddenInput,
+            )
         counts = range(self.engine.min_players, self.engine.max_players + 1)
-        self.fields["num_players"].choices = [(n, str(n)) for n in counts]
-        fields = list(self.fields.items())
+        players = self.fields["num_players"]
+        assert isinstance(players, forms.TypedChoiceField)
+        players.choices = [(n, str(n)) for n in counts]
+        fields = [(n, f) for n, f in self.fields.items() if n not in self.CLOCK_FIELDS]
         at = [name for name, _ in fields].index("num_players") + 1
         option_fields = list(self.engine.option_fields().items())
-        self.fields = dict(fields[:at] + option_fields + fields[at:])
+        clock = [(name, self.fields[name]) for name in self.CLOCK_FIELDS]
+        self.fields = dict(fields[:at] + option_fields + clock + fields[at:])
         self.option_names = [name for name, _ in option_fields]
+
+    def field_groups(self) -> dict[str, list[forms.BoundField]]:
+        """The fields in the order drawn: the game, its clock (under its own heading), who
+        may join."""
+        names = [name for name in self.fields if not self[name].is_hidden]
+        first, last = names.index(self.CLOCK_FIELDS[0]), names.index(self.CLOCK_FIELDS[-1])
+        return {
+            "game": [self[name] for name in names[:first]],
+            "clock": [self[name] for name in names[first : last + 1]],
+            "table": [self[name] for name in names[last + 1 :]],
+        }
 
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data["name"])
@@ -166,7 +333,7 @@ class VersionForm(forms.Form):
     version = VersionField()
 
     def first_error(self) -> str:
-        return next(iter(e for errors in self.errors.values() for e in errors))
+        return str(next(iter(e for errors in self.errors.values() for e in errors)))
 
 
 class MoveForm(VersionForm):
@@ -217,7 +384,7 @@ class AbsenceForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         latest = timezone.localdate() + ABSENCE_HORIZON
         for name in ("first_day", "last_day"):
             day: date | None = data.get(name)
@@ -239,3 +406,38 @@ class CancelAbsenceForm(forms.Form):
             "max_value": _("There is no such absence to cancel."),
         },
     )
+
+
+class RevokeForm(forms.Form):
+    """Which invitation the creator withdraws; none: the game's shared link is replaced."""
+
+    invitation = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        error_messages={
+            "invalid": _("There is no such invitation to withdraw."),
+            "min_value": _("There is no such invitation to withdraw."),
+            "max_value": _("There is no such invitation to withdraw."),
+        },
+    )
+
+
+class BotsNowForm(forms.Form):
+    """ "Play against bots now": how many players in all (the bots fill the other seats)."""
+
+    num_players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[],
+        coerce=int,
+        initial=2,
+        error_messages={"invalid_choice": _("Choose how many players, bots included.")},
+    )
+
+    def __init__(self, *args: Any, engine: protocol.Engine | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        engine = engine or registry.default()
+        counts = range(engine.min_players, engine.max_players + 1)
+        players = self.fields["num_players"]
+        assert isinstance(players, forms.TypedChoiceField)
+        players.choices = [(n, str(n)) for n in counts]

@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from games import events
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
-from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS, Game, Invitation, Seat
+from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS, Game, Invitation, Seat, new_token
 from games.play import queue_bots
 from games.rules import registry
+from games.timecontrol import TimeControl
 
 ALLOWED_LIMITS = {limit for limit, _ in TIME_LIMITS}
 
@@ -36,26 +37,35 @@ def create_game(
     name: str = "",
     auto_start: bool = True,
     engine_name: str = "",
+    time_control: TimeControl | None = None,
 ) -> Game:
+    """A new game with its creator seated. ``time_control`` (games.timecontrol) sets the
+    clock; without one the game has ``time_limit`` per turn."""
     engine = registry.get(engine_name) if engine_name else registry.default()
     try:  # validates count and options; stored with every default filled in
         options = engine.normalise_options(num_players, options)
     except ValueError as exc:
         raise RequestRefused(str(exc)) from None
-    if time_limit not in ALLOWED_LIMITS:
+    control = time_control or TimeControl(per_turn=time_limit)
+    if not control.is_bank and control.per_turn not in ALLOWED_LIMITS:
         raise RequestRefused(_("Choose one of the offered time limits."))
+    try:
+        control.check()
+    except ValueError:
+        raise RequestRefused(_("Choose one of the offered time limits.")) from None
     with transaction.atomic():
-        game = Game.objects.create(
+        game = Game(
             creator=creator,
             engine_name=engine.name,
             rules_version=engine.rules_version,
             name=name,
             num_players=num_players,
             options=options,
-            time_limit=time_limit,
             is_public=is_public,
             auto_start=auto_start,
         )
+        game.set_time_control(control)
+        game.save()
         Seat.objects.create(game=game, user=creator)
     return game
 
@@ -68,26 +78,34 @@ def create_table(
     is_public: bool = True,
     name: str = "",
     engine_name: str = "",
+    time_control: TimeControl | None = None,
 ) -> Game:
     """A table the site forms itself (a tournament's round, a season's week): these players
     seated and the game dealt at once, with no creator. Its start is announced by whoever
-    formed it (game_started says ``announced``), so players get one notice, not two."""
+    formed it (game_started says ``announced``), so players get one notice, not two.
+    ``time_control`` sets the clock as in create_game (checked by the caller's form)."""
     engine = registry.get(engine_name) if engine_name else registry.default()
     try:
         options = engine.normalise_options(len(players), options)
     except ValueError as exc:
         raise RequestRefused(str(exc)) from None
+    control = time_control or TimeControl(per_turn=time_limit)
+    try:
+        control.check()
+    except ValueError:
+        raise RequestRefused(_("Choose one of the offered time limits.")) from None
     with transaction.atomic():
-        game = Game.objects.create(
+        game = Game(
             engine_name=engine.name,
             rules_version=engine.rules_version,
             name=name[:GAME_NAME_MAX_LENGTH],
             num_players=len(players),
             options=options,
-            time_limit=time_limit,
             is_public=is_public,
             auto_start=False,
         )
+        game.set_time_control(control)
+        game.save()
         Seat.objects.bulk_create([Seat(game=game, user=user) for user in players])
         _deal(game, announced=True)
     return game
@@ -105,13 +123,21 @@ def _free_seats(game: Game) -> int:
 
 
 def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
-    """Take an open seat: public games for anyone, invite-only with an invitation or the link."""
+    """Take an open seat: public games for anyone, invite-only with an invitation or a live
+    invite link. A link seats one player: the game's shared link is replaced by a new one
+    (the creator's page shows it), an invitee's own link goes with their invitation."""
     with transaction.atomic():
         game = _lock_open(game)
         if game.seats.filter(user=user).exists():
             raise Conflict(_("You already have a seat in this game."))
         invited = game.invitations.filter(user=user).exists()
-        if not (game.is_public or invited or token == game.invite_token):
+        by_link = not game.is_public and not invited and bool(token) and game.admits(token or "")
+        if not (game.is_public or invited or by_link):
+            if token:
+                raise NotAllowed(
+                    _("This invite link no longer works: it was used or withdrawn. Ask the "
+                      "game's creator for a new one.")
+                )  # fmt: skip
             raise NotAllowed(_("This game is by invitation only."))
         if _free_seats(game) <= 0:
             raise Conflict(_("All seats of this game are taken."))
@@ -121,10 +147,37 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
         except IntegrityError:
             raise Conflict(_("You already have a seat in this game.")) from None
         game.invitations.filter(user=user).delete()
+        if by_link:
+            _use_link(game, token or "")
         _when_full(game, by=user)
     if game.is_active:
         queue_bots(game)
     return seat
+
+
+def _use_link(game: Game, token: str) -> None:
+    """A link that seated someone opens nothing more."""
+    if token == game.invite_token:
+        game.invite_token = new_token()
+        game.save(update_fields=["invite_token"])
+    else:
+        game.invitations.filter(token=token).delete()
+
+
+def revoke(game: Game, by: Any, invitation_id: int | None = None) -> None:
+    """The creator withdraws an invitation (its link with it), or, without one, replaces the
+    game's shared link so the old one opens nothing."""
+    with transaction.atomic():
+        game = _lock_open(game)
+        if by != game.creator:
+            raise NotAllowed(_("Only the game's creator can withdraw invitations."))
+        if invitation_id is None:
+            game.invite_token = new_token()
+            game.save(update_fields=["invite_token"])
+            return
+        deleted, _counts = game.invitations.filter(pk=invitation_id).delete()
+        if not deleted:
+            raise RequestRefused(_("There is no such invitation to withdraw."))
 
 
 def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
@@ -137,7 +190,7 @@ def add_bot(game: Game, by: Any, bot: str = "") -> Seat:
         if _free_seats(game) <= 0:
             raise Conflict(_("All seats of this game are taken."))
         taken = set(game.seats.exclude(bot="").values_list("bot_name", flat=True))
-        bot_name = next(name for name in game.engine.bot_names if name not in taken)
+        bot_name = next(name for name in game.engine.look.bot_names if name not in taken)
         seat = Seat.objects.create(game=game, bot=bot, bot_name=bot_name)
         _when_full(game, by=by)
     if game.is_active:
@@ -210,6 +263,7 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
                 _("%(public_name)s already has a seat in this game.")
                 % {"public_name": user.public_name}
             )
+        # Invited already, by name or by an address of theirs: the same one invitation.
         invitation = Invitation.objects.filter(game=game, user=user).first()
         if invitation is not None:
             return invitation
@@ -223,11 +277,14 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
     return invitation
 
 
-def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None) -> Invitation:
+def invite_by_email(
+    game: Game, by: Any, email: str, *, before_email: Any = None
+) -> Invitation | None:
     """Invite whoever reads this address. An account with it (a confirmed address) is invited
     like by name; an address without one gets an email whose link leads through sign-up to
-    the seat. Either way the inviter learns nothing about accounts: the same answer, and the
-    invitation is listed under the address, shown to the creator only."""
+    the seat. Either way the inviter gets the same answer, and the invitation is listed
+    under the address, shown to the creator only. A person seated or invited already (by
+    display name) is not invited again: no second row, no second email (None then)."""
     address = email.strip()
     with transaction.atomic():
         game = _lock_open(game)
@@ -239,11 +296,13 @@ def invite_by_email(game: Game, by: Any, email: str, *, before_email: Any = None
         known = user is not None and (
             game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists()
         )
-        if known:  # seated or invited already: the address is listed, nobody is emailed again
-            return Invitation.objects.create(game=game, email=address, invited_by=by)
+        if known:  # seated or invited already: one person, one invitation
+            return game.invitations.filter(user=user).first()
         if before_email is not None:
             before_email(user if user is not None else address.lower())
-        invitation = Invitation.objects.create(game=game, email=address, user=user, invited_by=by)
+        invitation = Invitation.objects.create(
+            game=game, email=address, user=user, invited_by=by, token=new_token()
+        )
         if user is not None:
             events.invited.send(Game, game=game, user=user, by=by)
         else:
@@ -325,5 +384,51 @@ def reclaim_seat(game: Game, user: Any) -> None:
         if not updated:
             raise Conflict(_("The bot is not playing for you: your seat is already yours."))
         if updated and game.is_active:
-            game.schedule_turn(game.turn_started_at or timezone.now())
+            # A game that waited with every seat on autopilot plays on from now.
+            started = game.turn_started_at
+            game.schedule_turn(timezone.now() if game.is_halted or started is None else started)
             game.save_clock()
+    queue_bots(game)
+
+
+def play_bots_now(user: Any, num_players: int) -> Game:
+    """One click to play: a game of the default engine with its default options, the player
+    in one seat and bots in the others; it starts at once."""
+    game = create_game(user, num_players=num_players)
+    for _seat in range(num_players - 1):
+        add_bot(game, user)
+    game.refresh_from_db()
+    return game
+
+
+def rematch(game: Game, by: Any) -> Game:
+    """A new game like a finished one (players, options, time limit, visibility, name): the
+    player asking takes a seat, the bots are seated again, every other player is invited (a
+    deleted account's seat stays open). It starts once everyone has joined."""
+    if not game.is_finished:
+        raise Conflict(_("Only a finished game can be played again."))
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == getattr(by, "pk", None) for s in seats):
+        raise NotInGame(_("Only the game's players can ask for a rematch."))
+    new = create_game(
+        by,
+        num_players=game.num_players,
+        options=dict(game.options or {}),
+        time_limit=game.time_limit,
+        time_control=game.time_control,
+        is_public=game.is_public,
+        name=game.name,
+        engine_name=game.engine_name,
+    )
+    for seat in seats:
+        if seat.is_bot and not seat.former_player:
+            add_bot(new, by, seat.bot)
+    people = [s.user for s in seats if s.user is not None and s.user.pk != by.pk and not s.is_bot]
+    if people:
+        with transaction.atomic():
+            new = _lock_open(new)
+            for person in people:
+                Invitation.objects.create(game=new, user=person, invited_by=by)
+                events.invited.send(Game, game=new, user=person, by=by)
+    new.refresh_from_db()
+    return new

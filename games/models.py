@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime, timedelta
-from typing import Any
+import zoneinfo
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import models
@@ -20,7 +22,9 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import clock
-from games.rules import protocol, registry
+from games.clock import TurnPlan
+from games.rules import moves, protocol, registry
+from games.timecontrol import TimeControl
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +44,48 @@ def time_limit_label(limit: timedelta) -> str:
     """A turn's time limit in words, in the active language ("3 days", "3 Tage")."""
     label = dict(TIME_LIMITS).get(limit)
     return str(label) if label is not None else str(limit)
+
+
+def abandoned_after() -> timedelta:
+    """How long a game waits with every person's seat on autopilot before it is ended."""
+    return getattr(settings, "GAMES_ABANDONED_AFTER", timedelta(days=7))
+
+
+def player_zone(name: str | None) -> tzinfo:
+    """A player's time zone by its IANA name; the site's zone if unset or unknown."""
+    if name:
+        try:
+            return zoneinfo.ZoneInfo(name)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass
+    return timezone.get_default_timezone()
+
+
+@dataclass(frozen=True)
+class SeatClock:
+    """What one seat's clock shows (Game.seat_clocks): the clock time it has left, the bank
+    between turns or the turn's time while it plays, and whether that runs now."""
+
+    seat: int
+    left: timedelta
+    running: bool  # this seat is to act and its clock is not resting
+    acting: bool
+    is_bank: bool
+    deadline: datetime | None = None  # when the time left runs out (the acting seat)
+    paused_until: datetime | None = None  # the end of the day off or absence it rests in
+
+    @property
+    def low(self) -> bool:
+        """Less than a fifth of a day left while it runs: shown in warning colours."""
+        return self.acting and self.left < timedelta(hours=5)
+
+
+class ActingSeat(NamedTuple):
+    user_id: int | None
+    bot_plays: bool
+    is_bot: bool
+    zone: tzinfo
+    bank: timedelta | None
 
 
 def new_token() -> str:
@@ -75,10 +121,18 @@ class GameQuerySet(models.QuerySet):
 
 class Game(models.Model):
     # The clock's fields: schedule_turn sets them together, save_clock stores them together.
-    CLOCK_FIELDS = ("turn_started_at", "deadline", "next_reminder_at")
-    # The seats with their players as a move read them under the game's lock (seats_for_page):
-    # the move's checks, its turn clock and notifications and the mover's new page all use them.
-    page_seats: list[Seat] | None = None
+    CLOCK_FIELDS = (
+        "turn_started_at",
+        "deadline",
+        "next_reminder_at",
+        "turn_plan",
+        "started_at",
+        "progress",
+    )
+    # Not stored: My games sets them on each row it lists (the other seats, the acting one).
+    opponents: list[Seat]
+    mine: Seat
+    acting: Seat | None
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")
@@ -131,6 +185,19 @@ class Game(models.Model):
     # Indexed by the partial indexes below: only games with a clock running are in them.
     deadline = models.DateTimeField(null=True, blank=True)
     next_reminder_at = models.DateTimeField(null=True, blank=True)
+    # The time control beyond time_limit (games.timecontrol.TimeControl.storage(): empty for
+    # the plain clock per turn), and the running turn's plan (games.clock.TurnPlan: the time
+    # it was given and its pauses), so the time left is read without a query.
+    clock = models.JSONField(default=dict, blank=True)
+    turn_plan = models.JSONField(null=True, blank=True, editable=False)
+    # The pace: when play began and the share of the game played (the engine's progress).
+    started_at = models.DateTimeField(null=True, blank=True)
+    progress = models.FloatField(null=True, blank=True, editable=False)
+    abandoned_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the game was ended because every person's seat was on autopilot.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -214,28 +281,26 @@ class Game(models.Model):
         engine = self.engine
         self.state = engine.to_dict(state)
         self.acting_seat = engine.acting_seat(state)
+        self.progress = protocol.progress(engine, state)
         if engine.is_over(state):
             self.status = self.Status.FINISHED
             self.deadline = self.next_reminder_at = None
 
-    def replayed_state(self, moves: list[dict[str, Any]] | None = None) -> protocol.State:
+    def replayed_state(self, actions: list[dict[str, Any]] | None = None) -> protocol.State:
         """The state rebuilt from seed, options and the move log alone."""
-        if moves is None:
-            moves = list(self.moves.order_by("seq").values_list("action", flat=True))
-        engine = self.engine
-        state = self.initial_state()
-        for action in moves:
-            state = engine.apply_action(state, action)
-        return state
+        if actions is None:
+            actions = list(self.moves.order_by("seq").values_list("action", flat=True))
+        return moves.replay(self.engine, self.initial_state(), actions)
 
     def first_seat(self) -> int | None:
-        """The seat that played first (public): e-mails about the start name them."""
-        if self.state is None:
-            return self.acting_seat
-        return self.engine.first_seat(self.load_state())
+        """The seat that played first (public): e-mails about the start name them. Read from
+        the move log (or the acting seat before the first move), never from the seed: the seed
+        also deals the hidden cards."""
+        first = self.moves.order_by("seq").values_list("seat", flat=True).first()
+        return self.acting_seat if first is None else first
 
     def seat_colour(self, number: int) -> str:
-        return self.engine.seat_colours[number]
+        return self.engine.look.seat_colours[number]
 
     # --- seats ------------------------------------------------------------------------------
 
@@ -254,6 +319,16 @@ class Game(models.Model):
     def is_open(self) -> bool:
         return self.status == self.Status.OPEN
 
+    def admits(self, token: str) -> bool:
+        """Whether an invite link's token still opens this game to its holder: only while a
+        seat is free (used, the table full or revoked, it opens nothing any more), either the
+        game's shared link or an emailed invitee's own."""
+        if not token or not self.is_open or self.seats.count() >= self.num_players:
+            return False
+        if secrets.compare_digest(token, self.invite_token):
+            return True
+        return self.invitations.filter(token=token).exists()
+
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
@@ -265,29 +340,169 @@ class Game(models.Model):
     @property
     def ended_by_resignation(self) -> bool:
         """Finished without the engine's end: a resignation ended it (see games.resign)."""
-        return self.is_finished and not self.engine.ended_normally(self.state)
+        return (
+            self.is_finished
+            and self.abandoned_at is None
+            and not self.engine.is_over(self.load_state())
+        )
+
+    @property
+    def ended_abandoned(self) -> bool:
+        """Ended because every person's seat was on autopilot for a week (games.timeouts)."""
+        return self.is_finished and self.abandoned_at is not None
 
     # --- the turn clock ----------------------------------------------------------------------
 
-    def start_turn_clock(self) -> None:
-        """A new turn: its deadline and first reminder, pushed back by the player's absences."""
-        self.schedule_turn(timezone.now())
+    def start_turn_clock(self, seats: list[Seat] | None = None) -> None:
+        """A new turn: the turn that ended pays into its seat's time bank (if the game has
+        one), then the new turn gets its deadline and first reminder. ``seats``: the game's
+        seats, if the caller read them already (a move does)."""
+        now = timezone.now()
+        self.settle_bank(now, seats)
+        self.schedule_turn(now, seats)
 
-    def schedule_turn(self, start: datetime) -> None:
-        """Set turn_started_at, deadline and next_reminder_at for the turn that starts at
-        `start` (not saved: save_clock, or the move's conditional update, stores them)."""
+    def schedule_turn(self, start: datetime, seats: list[Seat] | None = None) -> None:
+        """Set the clock fields for the turn that starts at `start` (not saved: save_clock, or
+        the move's conditional update, stores them): its deadline, pushed back by the player's
+        absences and days off, its first reminder, and its plan (games.clock.TurnPlan).
+
+        A bot's turn has no clock. When every person's seat is on autopilot the bots stop at
+        the next such seat and the game waits: if nobody takes a seat back within
+        GAMES_ABANDONED_AFTER, the sweep ends it (games.timeouts.end_abandoned)."""
         self.turn_started_at = start
-        self.deadline = self.next_reminder_at = None
+        self.deadline = self.next_reminder_at = self.turn_plan = None
         if not self.is_active or self.acting_seat is None:
             return
-        user_id, bot_plays = self.acting_player()
-        if bot_plays:
+        if self.started_at is None:
+            self.started_at = start
+        acting = self.acting_row(seats)
+        if acting.bot_plays:
+            if not acting.is_bot and self.every_person_on_autopilot(seats):
+                self.turn_plan = {"seat": self.acting_seat, "halted": True}
+                self.deadline = start + abandoned_after()
             return  # a bot moves at once; it needs no clock
-        absences = Absence.objects.windows(user_id, start)
-        self.deadline = clock.counted_time(start, self.time_limit, absences)
-        self.next_reminder_at = clock.next_reminder(
-            start, self.time_limit, self.deadline, absences, after=start
+        control = self.time_control
+        plan = clock.plan_turn(
+            start,
+            control.allotment(acting.bank),
+            absences=Absence.objects.windows(acting.user_id, start),
+            zone=acting.zone,
+            days_off=control.days_off,
         )
+        self.deadline = plan.deadline
+        self.turn_plan = {"seat": self.acting_seat, **plan.to_dict()}
+        self.next_reminder_at = clock.next_reminder(
+            start, plan.allotted, plan.deadline, plan.pauses, after=start
+        )
+
+    def settle_bank(self, now: datetime, seats: list[Seat] | None = None) -> None:
+        """The turn of the plan's seat ended at `now`: its bank keeps what was left, plus the
+        bonus, up to the cap (time banks only; a bot's turn has no plan and pays nothing)."""
+        control = self.time_control
+        plan = self.current_plan()
+        if not control.is_bank or plan is None or self.turn_plan is None:
+            return
+        number = self.turn_plan.get("seat")
+        bank = clock.bank_after_turn(
+            plan.allotted, plan.used(now), bonus=control.bonus, cap=control.cap
+        )
+        Seat.objects.filter(game=self, number=number).update(bank=bank)
+        for seat in seats or []:
+            if seat.number == number:
+                seat.bank = bank
+
+    def current_plan(self) -> TurnPlan | None:
+        """The running turn's plan (None for a bot's turn, a halted or a finished game). A turn
+        scheduled before plans were stored counts plainly to its deadline."""
+        if self.deadline is None or self.turn_started_at is None or self.is_halted:
+            return None
+        try:
+            return clock.TurnPlan.from_dict(self.turn_plan, self.turn_started_at, self.deadline)
+        except (ValueError, KeyError, TypeError):
+            start = self.turn_started_at
+            return clock.TurnPlan(start, self.deadline - start, self.deadline, [])
+
+    @property
+    def is_halted(self) -> bool:
+        """Every person's seat is on autopilot: the bots wait, and the game ends at its deadline
+        unless a player takes their seat back."""
+        return bool(self.turn_plan and self.turn_plan.get("halted"))
+
+    def every_person_on_autopilot(self, seats: list[Seat] | None = None) -> bool:
+        if seats is not None:
+            people = [s for s in seats if s.user_id is not None and not s.bot]
+            return bool(people) and all(s.autopilot for s in people)
+        persons = self.seats.filter(user__isnull=False, bot="")
+        return persons.exists() and not persons.filter(autopilot=False).exists()
+
+    # --- what the clock shows (pages, My games, the inbox, the API) ------------------------------
+
+    def seat_clocks(self, seats: list[Seat], now: datetime | None = None) -> dict[int, SeatClock]:
+        """Each seat's clock by seat number, without a query (the seats as the page read
+        them): the acting seat's time left for this turn (counted without its pauses), and in a
+        time bank game every other person's bank. Seats a bot plays have none; nor has a game
+        that is not in progress, or one waiting with every seat on autopilot."""
+        if not self.is_active or self.is_halted:
+            return {}
+        now = now or timezone.now()
+        control = self.time_control
+        plan = self.current_plan()
+        clocks = {}
+        for seat in seats:
+            if seat.number is None or seat.bot_plays:
+                continue
+            if seat.number == self.acting_seat and plan is not None:
+                paused = plan.paused_until(now)
+                clocks[seat.number] = SeatClock(
+                    seat.number,
+                    plan.left(now),
+                    running=paused is None,
+                    acting=True,
+                    is_bank=control.is_bank,
+                    deadline=plan.deadline,
+                    paused_until=paused,
+                )
+            elif control.is_bank:
+                left = control.allotment(seat.bank)
+                clocks[seat.number] = SeatClock(seat.number, left, False, False, True)
+        return clocks
+
+    def time_left(self, seat: Seat, now: datetime | None = None) -> SeatClock | None:
+        """One seat's clock (see seat_clocks), or None when it shows nothing."""
+        return self.seat_clocks([seat], now).get(seat.number) if seat.number is not None else None
+
+    def expected_end(self, now: datetime | None = None) -> datetime | None:
+        """When the game should end at the pace of its moves so far (the engine's progress
+        over the time since play began); None while that cannot be told."""
+        if not self.is_active or self.started_at is None:
+            return None
+        now = now or timezone.now()
+        left = clock.expected_end(self.started_at, now, self.progress)
+        return None if left is None else now + left
+
+    # --- time control -------------------------------------------------------------------------
+
+    @property
+    def time_control(self) -> TimeControl:
+        """The game's clock settings (games.timecontrol); settings that cannot be read fall back
+        to the plain clock per turn, and are logged."""
+        try:
+            return TimeControl.from_dict(self.clock or {}, per_turn=self.time_limit)
+        except ValueError:
+            log.warning("game %s: clock settings unreadable, counting per turn", self.pk)
+            return TimeControl(per_turn=self.time_limit)
+
+    def set_time_control(self, control: TimeControl) -> None:
+        """Store these settings (not saved); ValueError if one is out of bounds."""
+        control.check()
+        self.time_limit = control.per_turn
+        self.clock = control.storage()
+
+    @property
+    def clock_label(self) -> str:
+        """The time control in words ("3 days per turn", "time bank 5 days, +1 day per turn (up
+        to 5 days), weekends off"): lobby, forming page, emails."""
+        return self.time_control.label()
 
     def clock_values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.CLOCK_FIELDS}
@@ -297,31 +512,28 @@ class Game(models.Model):
 
     def schedule_next_reminder(self, now: datetime) -> None:
         """After a reminder went out: the next one of this turn, if any (not saved)."""
-        user_id, _ = self.acting_player()
-        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
-        self.next_reminder_at = clock.next_reminder(
-            self.turn_started_at, self.time_limit, self.deadline, absences, after=now
+        plan = self.current_plan()
+        self.next_reminder_at = (
+            None
+            if plan is None
+            else clock.next_reminder(
+                plan.start, plan.allotted, plan.deadline, plan.pauses, after=now
+            )
         )
 
     def reminder_number(self, now: datetime) -> int:
         """Which reminder of the turn is due now (0 for the first)."""
-        user_id, _ = self.acting_player()
-        absences = Absence.objects.windows(user_id, self.turn_started_at) if user_id else []
-        return clock.reminder_number(self.turn_started_at, self.time_limit, absences, now)
+        plan = self.current_plan()
+        if plan is None:
+            return 0
+        return clock.reminder_number(plan.start, plan.allotted, plan.pauses, now)
 
-    @property
-    def seat_rows(self) -> dict[int | None, Seat] | None:
-        """The seats a move read already (page_seats) by number, or None outside a move."""
-        if self.page_seats is None:
-            return None
-        return {seat.number: seat for seat in self.page_seats}
-
-    def acting_player(self) -> tuple[int | None, bool]:
-        """(user id, whether a bot plays) of the acting seat; uses the seats a move read
-        already when there are any."""
-        known = self.seat_rows
-        if known is not None:
-            seat = known.get(self.acting_seat)
+    def acting_player(self, seats: list[Seat] | None = None) -> tuple[int | None, bool]:
+        """(user id, whether a bot plays) of the acting seat; from ``seats`` when the caller
+        read them already."""
+        row: tuple[int | None, str, bool] | None
+        if seats is not None:
+            seat = next((s for s in seats if s.number == self.acting_seat), None)
             row = (seat.user_id, seat.bot, seat.autopilot) if seat is not None else None
         else:
             row = (
@@ -333,6 +545,26 @@ class Game(models.Model):
             return None, True
         user_id, bot, autopilot = row
         return user_id, bool(bot) or autopilot
+
+    def acting_row(self, seats: list[Seat] | None = None) -> ActingSeat:
+        """What the clock needs of the acting seat (its player's time zone, its bank); from
+        ``seats`` when the caller read them already, else one query."""
+        if seats is not None:
+            seat = next((s for s in seats if s.number == self.acting_seat), None)
+            row = None
+            if seat is not None:
+                zone_name = seat.user.time_zone if seat.user is not None else ""
+                row = (seat.user_id, seat.bot, seat.autopilot, zone_name, seat.bank)
+        else:
+            row = (
+                self.seats.filter(number=self.acting_seat)
+                .values_list("user_id", "bot", "autopilot", "user__time_zone", "bank")
+                .first()
+            )
+        if row is None:
+            return ActingSeat(None, True, True, player_zone(""), None)
+        user_id, bot, autopilot, zone_name, bank = row
+        return ActingSeat(user_id, bool(bot) or autopilot, bool(bot), player_zone(zone_name), bank)
 
     MOVED_SINCE = "they have moved since"
 
@@ -346,8 +578,10 @@ class Game(models.Model):
             return "the bot plays this seat"
         if reminder and self.acting_seat != seat.number:
             return "no longer their turn"
-        moved = not reminder and since is not None
-        if moved and self.moves.filter(seat=seat.number, seq__gt=since).exists():
+        number = seat.number
+        if reminder or since is None or number is None:
+            return ""
+        if self.moves.filter(seat=number, seq__gt=since).exists():
             return self.MOVED_SINCE
         return ""
 
@@ -367,6 +601,12 @@ class Seat(models.Model):
     colour = models.CharField(max_length=10, blank=True)
     joined = models.DateTimeField(auto_now_add=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    bank = models.DurationField(
+        null=True,
+        blank=True,
+        help_text="Time bank left between the seat's turns (time bank games; empty: the whole "
+        "starting bank).",
+    )
     autopilot = models.BooleanField(
         default=False, help_text="The bot keeps this player's seat after repeated timeouts."
     )
@@ -449,6 +689,14 @@ class Invitation(models.Model):
     email_sent_at = models.DateTimeField(
         null=True, blank=True, help_text="Claimed by a conditional update: sent once."
     )
+    token = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        db_index=True,
+        help_text="The emailed invitee's own link (games/invite/<token>/): it seats whoever "
+        "signs in with it, once; gone with the invitation (used, revoked, table full).",
+    )
 
     class Meta:
         constraints = [
@@ -466,6 +714,12 @@ class Invitation(models.Model):
     @property
     def by_email(self) -> bool:
         return bool(self.email)
+
+    @property
+    def link_token(self) -> str:
+        """The token of the link the invitee got: their own, or (older invitations) the
+        game's shared one."""
+        return self.token or self.game.invite_token
 
 
 class Move(models.Model):
@@ -520,3 +774,13 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} away {self.starts:%Y-%m-%d} to {self.ends:%Y-%m-%d}"
+
+    @property
+    def first_day(self) -> date:
+        """The first day away as the player entered it (in their time zone)."""
+        return timezone.localtime(self.starts).date()
+
+    @property
+    def last_day(self) -> date:
+        """The last day away as entered: the absence ends at the midnight after it."""
+        return timezone.localtime(self.ends - timedelta(microseconds=1)).date()

@@ -14,12 +14,14 @@ read and shows what the viewer muted, so it is drawn fresh every time). A reques
 flash messages is drawn without the cache.
 
 After a move commits, a task draws the pages of the seated players (they are the ones whose
-poll is about to ask for them), so the first view after a move costs about a repeat view.
+poll is about to ask for them), so the first view after a move costs about a repeat view. The
+page itself is drawn by games.page, for a request or, here, for a player without one.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
@@ -27,17 +29,21 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone, translation
 from django.utils.cache import patch_cache_control, patch_vary_headers
-from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.crypto import salted_hmac
 from django.utils.dateparse import parse_datetime
 
+from games import clock, page
+from games.models import Absence, Game, Seat
 from games.templatetags.times import left
+from games.timecontrol import clock_words, pace_words
 
 TTL_SECONDS = 3600
 # Unguessable, so table talk cannot smuggle one in to be replaced by a token.
@@ -59,6 +65,10 @@ class Head:
     is_public: bool
     invite_token: str
     deadline: datetime | None
+    turn_started_at: datetime | None
+    turn_plan: Any  # JSON (text on SQLite)
+    started_at: datetime | None
+    progress: float | None
     seats: list[tuple]  # (id, number, user id, ..., display name, away until)
     seat_of_user: dict[int, int | None]
 
@@ -67,26 +77,36 @@ class Head:
         """Pages of games being played or over (forming pages change with every seat)."""
         return self.status in ("active", "finished")
 
-    def may_view(self, request: HttpRequest, posted_token: str) -> bool:
-        """Public games, seated players, holders of the invite link; others (invitees) are
-        decided by the full check of the view."""
+    def may_view(self, viewer: page.Viewer, posted_token: str) -> bool:
+        """Public games and seated players; others are decided by the full check of the view.
+        An invite link opens no game being played or over (its table is full)."""
         if self.is_public:
             return True
-        if posted_token and constant_time_compare(posted_token, self.invite_token):
-            return True
-        user = request.user
-        return user.is_authenticated and user.pk in self.seat_of_user
+        return viewer.signed_in and viewer.user.pk in self.seat_of_user
 
-    def viewer_seat(self, request: HttpRequest) -> int | None:
-        user = request.user
-        return self.seat_of_user.get(user.pk) if user.is_authenticated else None
+    def clock_words(self) -> tuple[str, bool, str]:
+        """What the page's clock says now, as drawn (games.templatetags.clocks): the acting
+        seat's time left, whether it rests, and the expected end. A page whose clock says
+        something else is drawn anew."""
+        now = timezone.now()
+        left, resting = "", False
+        if self.deadline is not None and self.turn_started_at is not None and self.turn_plan:
+            data = self.turn_plan
+            with suppress(ValueError, KeyError, TypeError):
+                data = json.loads(data) if isinstance(data, str) else data
+                plan = clock.TurnPlan.from_dict(data, self.turn_started_at, self.deadline)
+                left = clock_words(plan.left(now))
+                resting = plan.paused_until(now) is not None
+        pace = ""
+        if self.status == "active" and self.started_at is not None:
+            pace = pace_words(clock.expected_end(self.started_at, now, self.progress))
+        return left, resting, pace
+
+    def viewer_seat(self, viewer: page.Viewer) -> int | None:
+        return self.seat_of_user.get(viewer.user.pk) if viewer.signed_in else None
 
 
 def _tables() -> tuple[str, str, str, str]:
-    from django.contrib.auth import get_user_model
-
-    from games.models import Absence, Game, Seat
-
     return (
         Game._meta.db_table,
         Seat._meta.db_table,
@@ -99,8 +119,10 @@ def _head_sql() -> str:
     game, seat, user, absence = _tables()
     return (
         "SELECT g.version, g.chat_version, g.status, g.updated, g.name, g.is_public, "
-        "g.invite_token, g.deadline, s.id, s.number, s.user_id, s.colour, s.bot, s.bot_name, "
-        "s.autopilot, s.timeouts_in_row, s.resigned_at, s.former_player, u.display_name, "
+        "g.invite_token, g.deadline, g.turn_started_at, g.turn_plan, g.started_at, g.progress, "
+        "s.id, s.number, s.user_id, s.colour, s.bot, s.bot_name, "
+        "s.autopilot, s.timeouts_in_row, s.resigned_at, s.former_player, s.bank, "
+        "u.display_name, "
         f"(SELECT a.ends FROM {absence} a WHERE a.user_id = s.user_id AND a.starts <= %s "
         "AND a.ends > %s ORDER BY a.starts LIMIT 1) "
         f"FROM {game} g LEFT JOIN {seat} s ON s.game_id = g.id "
@@ -126,7 +148,7 @@ def head(game_id: int) -> Head | None:
     if not rows:
         return None
     first = rows[0]
-    seats = [tuple(row[8:]) for row in rows if row[8] is not None]
+    seats = [tuple(row[12:]) for row in rows if row[12] is not None]
     return Head(
         game_id=game_id,
         version=first[0],
@@ -137,17 +159,21 @@ def head(game_id: int) -> Head | None:
         is_public=bool(first[5]),
         invite_token=first[6],
         deadline=_datetime(first[7]),
+        turn_started_at=_datetime(first[8]),
+        turn_plan=first[9],
+        started_at=_datetime(first[10]),
+        progress=first[11],
         seats=seats,
         seat_of_user={seat[2]: seat[1] for seat in seats if seat[2] is not None},
     )
 
 
-def page_key(request: HttpRequest, head: Head, partial: str | None) -> str:
-    """The hashed description of the page this request would get (cache key and ETag).
+def page_key(viewer: page.Viewer, head: Head, partial: str | None) -> str:
+    """The hashed description of the page this viewer would get (cache key and ETag).
     Everything the page is drawn from is in it, the viewer's seat above all: a page drawn
     for one seat shows that seat's hand."""
-    user = request.user
-    viewer = (user.pk, user.public_name) if user.is_authenticated else (None, "")
+    user = viewer.user
+    who = (user.pk, user.public_name) if viewer.signed_in else (None, "")
     material = (
         head.game_id,
         head.version,
@@ -156,13 +182,14 @@ def page_key(request: HttpRequest, head: Head, partial: str | None) -> str:
         str(head.updated),
         head.name,
         [tuple(map(str, seat)) for seat in head.seats],
-        viewer,
-        head.viewer_seat(request),
+        who,
+        head.viewer_seat(viewer),
         partial or "",
         timezone.get_current_timezone_name(),
         translation.get_language(),
         left(head.deadline),
-        request.GET.get("token", ""),
+        head.clock_words(),
+        viewer.token,
     )
     return hashlib.sha256(repr(material).encode()).hexdigest()[:32]
 
@@ -188,19 +215,19 @@ def serve(
     request: HttpRequest,
     head: Head,
     partial: str | None,
-    render_page: Callable[[], HttpResponse],
+    render_page: Callable[[], str],
     render_chat: Callable[[], str],
 ) -> HttpResponse:
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
-    it is not there. ``render_page`` must use the placeholders (see page_context)."""
-    key = page_key(request, head, partial)
+    it is not there. ``render_page`` must use the placeholders (see render_game_page)."""
+    key = page_key(page.Viewer.of(request), head, partial)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
         response = HttpResponse(status=304)
     else:
         html = cache.get(_cache_key(head, key))
         if html is None:
-            html = render_page().content.decode()
+            html = render_page()
             cache.set(_cache_key(head, key), html, TTL_SECONDS)
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
         if CHAT_PLACEHOLDER in html:
@@ -218,61 +245,38 @@ def _if_none_match(request: HttpRequest) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
-def page_context(game: Any) -> dict[str, Any]:
-    """Context entries that make a drawn page cacheable: placeholders for per-request parts."""
-    return {
+def render_game_page(
+    viewer: page.Viewer, game: Game, seats: list[Seat], partial: str | None
+) -> str:
+    """The game page as the cache keeps it: placeholders for the per-request parts (the CSRF
+    token; the table talk, once the game has any)."""
+    extra = {
         "csrf_token": CSRF_PLACEHOLDER,
         "chat_placeholder": CHAT_PLACEHOLDER if game.chat_version else "",
     }
+    return page.render(viewer, game, seats, partial=partial, extra=extra)
 
 
 # --- drawing the players' pages after a change ----------------------------------------------
 
 
-def after_change(game_id: int, version: int) -> None:
-    """Inside the transaction of a move: once it commits, a worker draws the players' pages."""
-
-    def queue() -> None:
-        from kombu.exceptions import OperationalError
-
-        from games.tasks import draw_pages
-
-        with suppress(OperationalError):  # pages are then drawn on the first view
-            draw_pages.delay(game_id, version)
-
-    transaction.on_commit(queue)
-
-
 def draw_players_pages(game_id: int) -> int:
     """Draw and cache the page of every seated player as their poll fetches it (the htmx part
     of the page; a whole page is drawn on its first view); returns how many were drawn."""
-    from django.contrib.auth import get_user_model
-    from django.test import RequestFactory
-    from django.urls import reverse
-    from django_htmx.middleware import HtmxDetails
-
-    from games import views
-    from games.models import Game
-
     found = head(game_id)
     if found is None or not found.cacheable:
         return 0
     game = Game.objects.get(pk=game_id)
-    seats = views.game_seats(game)
+    seats = game.seats_for_page()
     players = get_user_model().objects.filter(pk__in=found.seat_of_user)
-    factory = RequestFactory()
-    url = reverse("games:detail", args=[game_id])
     drawn = 0
     for user in players:
-        request = factory.get(url, HTTP_HX_REQUEST="true")
-        request.user = user
-        request.htmx = HtmxDetails(request)
+        viewer = page.Viewer(user, htmx=True)
         # Drawn as the player's own request would be: in their time zone and language.
         zone = timezone.override(user.zone) if user.zone else nullcontext()
         with zone, translation.override(user.language or settings.LANGUAGE_CODE):
-            key = _cache_key(found, page_key(request, found, "game"))
+            key = _cache_key(found, page_key(viewer, found, "game"))
             if cache.get(key) is None:
-                response = views.render_game_page(request, game, seats, "game")
-                cache.set(key, response.content.decode(), TTL_SECONDS)
+                cache.set(key, render_game_page(viewer, game, seats, "game"), TTL_SECONDS)
                 drawn += 1
     return drawn

@@ -131,7 +131,7 @@ class PollMiddleware:
         if self.fixed_headers is None:
             blank = HttpResponse()
             before = set(blank.headers)
-            PermissionsPolicyMiddleware(CSPMiddleware(lambda _: blank))(request)
+            PermissionsPolicyMiddleware(CSPMiddleware(lambda _: blank))(request)  # type: ignore[arg-type]
             add_never_cache_headers(blank)
             del blank.headers["Expires"]
             patch_vary_headers(blank, ("Accept-Language", "Cookie"))

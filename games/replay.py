@@ -12,11 +12,10 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.urls import reverse
 from django.utils.translation import gettext
 
+from games import page
 from games.models import Game, Move, Seat
-from games.rules import protocol
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first
@@ -86,13 +85,14 @@ def build(game: Game, params: Any) -> Replay:
         for seq in range(replay.step, max(0, replay.step - LOG_MOVES), -1)
         for line in moves[seq - 1][2]
     ]
-    context = engine.page_context(state, None, names, [s.colour for s in seats], [])
+    seen = page.seen_by(engine, state, None, names=names, colours=[s.colour for s in seats])
+    context = engine.page_context(seen)
     context.update(engine.replay_context(state, names))
     context["log"] = log
-    context["rules_url"] = reverse("games:rules")
-    context.update(protocol.page_names(engine))
-    context["board_template"] = f"{protocol.PAGE_TEMPLATE}#board"
-    context["players_template"] = f"{protocol.PAGE_TEMPLATE}#players"
+    context["rules_url"] = page.rules_url(engine)
+    context.update(page.look_context(engine))
+    context["board_template"] = f"{page.PAGE_TEMPLATE}#board"
+    context["players_template"] = f"{page.PAGE_TEMPLATE}#players"
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

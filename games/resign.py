@@ -27,7 +27,6 @@ from games import events, versions
 from games.errors import Conflict, NotInGame
 from games.models import Game
 from games.play import queue_bots
-from players.results import record_game_end
 
 
 def resign(game_id: int, user: Any) -> Game:
@@ -60,9 +59,8 @@ def resign(game_id: int, user: Any) -> Game:
         )
         game.version += 1
         versions.changed(game.pk)
-        if game.is_finished:
-            record_game_end(game, game.load_state())  # history and ratings, in this transaction
-            events.game_over.send(Game, game=game)
+        if game.is_finished:  # its record and the ratings are written by the receivers
+            events.game_over.send(Game, game=game, state=game.load_state())
     queue_bots(game)
     return game
 

@@ -1,7 +1,9 @@
 """The ranking of a finished game: places with ties, and where resigned players stand.
 
 Most points win and equal totals share a place (1st, 2nd, 2nd, 4th), as the rules say a tie
-gives several winners. A player who resigned is ranked below everyone who did not, whatever
+gives several winners. A game ended because every person left it to the bot for a week
+(games.timeouts.end_abandoned) ranks those absent players below the bots, by their points.
+A player who resigned is ranked below everyone who did not, whatever
 the bot playing their seat scored afterwards: conceding is a loss. A game a resignation ended
 early is ranked by the points in play at that moment (there was no final scoring).
 
@@ -27,6 +29,7 @@ class Standing:
     place: int
     tied: bool = False
     resigned: bool = False
+    absent: bool = False
     breakdown: dict[str, Any] | None = field(default=None)
 
     @property
@@ -38,9 +41,13 @@ class Standing:
         return f"{ordinal(self.place)}{'=' if self.tied else ''}"
 
 
-def standings(state: Any, seats: list[Any], engine: Engine | None = None) -> list[Standing]:
+def standings(
+    state: Any, seats: list[Any], engine: Engine | None = None, *, abandoned: bool = False
+) -> list[Standing]:
     """Every seat from first to last place. ``seats`` are the game's Seat rows (any order);
-    ``engine`` is their game's (looked up from the first seat when not given)."""
+    ``engine`` is their game's (looked up from the first seat when not given). In a game ended
+    as ``abandoned`` (Game.ended_abandoned) the people whose seat the bot kept rank below the
+    rest, then those who resigned."""
     engine = engine or seats[0].game.engine
     by_number = {seat.number: seat for seat in seats}
     totals = engine.scores(state)
@@ -53,16 +60,22 @@ def standings(state: Any, seats: list[Any], engine: Engine | None = None) -> lis
             score=score,
             place=0,
             resigned=by_number[number].has_resigned,
+            absent=abandoned and _absent(by_number[number]),
             breakdown=final[number] if final else None,
         )
         for number, score in enumerate(totals)
     ]
-    rows.sort(key=lambda row: (row.resigned, -row.score, row.seat))
-    keys = [(row.resigned, row.score) for row in rows]
+    rows.sort(key=lambda row: (row.resigned, row.absent, -row.score, row.seat))
+    keys = [(row.resigned, row.absent, row.score) for row in rows]
     for row, key in zip(rows, keys, strict=True):
         row.place = 1 + keys.index(key)  # the first row with this result
         row.tied = keys.count(key) > 1
     return rows
+
+
+def _absent(seat: Any) -> bool:
+    """A person's seat the bot kept (after timeouts), not a resignation."""
+    return bool(seat.autopilot and not seat.has_resigned and not seat.bot and seat.user_id)
 
 
 def winners(state: Any, seats: list[Any], engine: Engine | None = None) -> list[int]:

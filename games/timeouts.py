@@ -1,7 +1,10 @@
 """What the clock does when it runs out: reminders, and the bot playing a timed-out turn.
 
-After FIRENZE_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
-the player takes it back from the game page; a move of their own resets the count.
+After GAMES_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (autopilot) until
+the player takes it back from the game page; a move of their own resets the count. When every
+person's seat is on autopilot the game waits (Game.schedule_turn) and, if nobody comes back
+within GAMES_ABANDONED_AFTER, it is ended and scored as it stands, the absent players ranked
+last (games.results): the same deadline, found by the same sweep.
 """
 
 from __future__ import annotations
@@ -11,18 +14,20 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from games import events
+from games import events, versions
 from games.clock import is_away
 from games.models import Absence, Game
-from games.play import queue_bots, record_move
+from games.play import queue_bots, store_step
+from games.rules import moves
 
 TIMEOUT_LINE = "{%d} ran out of time: the bot plays this turn."
 
 
 def timeouts_for_autopilot() -> int:
-    return getattr(settings, "FIRENZE_TIMEOUTS_FOR_AUTOPILOT", 3)
+    return getattr(settings, "GAMES_TIMEOUTS_FOR_AUTOPILOT", 3)
 
 
 def time_out(game_id: int, now=None) -> bool:
@@ -34,7 +39,14 @@ def time_out(game_id: int, now=None) -> bool:
             return False
         assert game.acting_seat is not None and game.turn_started_at is not None  # active
         seat = game.seats.select_related("user").get(number=game.acting_seat)
-        if seat.bot_plays:
+        if game.is_halted:
+            if not game.every_person_on_autopilot():  # someone came back: play on
+                game.schedule_turn(now)
+                game.save_clock()
+            else:
+                end_abandoned(game, now)
+                return True
+        elif seat.bot_plays:
             game.deadline = None
             game.save_clock()
         elif _away(seat.user_id, now):
@@ -51,6 +63,24 @@ def time_out(game_id: int, now=None) -> bool:
     return True
 
 
+def end_abandoned(game: Game, now: datetime) -> None:
+    """End a game whose people all left it to the bot: scored as it stands, the absent players
+    last; game_over tells the creator and the players (in the caller's transaction)."""
+    game.status = Game.Status.FINISHED
+    game.abandoned_at = now
+    game.deadline = game.next_reminder_at = game.turn_plan = None
+    Game.objects.filter(pk=game.pk).update(
+        version=F("version") + 1,
+        status=game.status,
+        abandoned_at=now,
+        **game.clock_values(),
+        updated=now,
+    )
+    game.version += 1
+    versions.changed(game.pk)
+    events.game_over.send(Game, game=game, state=game.load_state())
+
+
 def _away(user_id: int | None, now) -> bool:
     return is_away(Absence.objects.windows(user_id, now), now)
 
@@ -58,15 +88,13 @@ def _away(user_id: int | None, now) -> bool:
 def _play_turn(game: Game, seat: int) -> int:
     """The bot takes every step left in this turn; each stored move is marked as a timeout."""
     engine = game.engine
-    bot = engine.bots[engine.default_bot]
     state = game.load_state()
-    step = engine.step(state)
-    first = step + 1
-    rng = random.Random(f"{game.seed}/timeout/{step}")
+    first = engine.step(state) + 1
+    rng = random.Random(f"{game.seed}/timeout/{first - 1}")
     while engine.acting_seat(state) == seat:
-        action = bot(state, rng)
-        before, state = state, engine.apply_action(state, action)
-        record_move(game, seat, action, state, by_bot=True, timeout=True, before=before)
+        step = moves.bot_step(engine, state, engine.default_bot, rng)
+        store_step(game, seat, step, by_bot=True, timeout=True)
+        state = step.after
     game.moves.filter(seq=first).update(log=[TIMEOUT_LINE % seat, *_log_of(game, first)])
     return first
 

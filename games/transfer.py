@@ -1,7 +1,8 @@
 """Finished games as portable JSON records: export, and import through the engine.
 
 A record is what the game is (as on Terra Mystica's site): the engine and rules version, the
-options and seed, the seats and the ordered moves; the final scores come along as a check. An
+options, time control (games.timecontrol, as a dict) and seed, the seats and the ordered moves;
+the final scores come along as a check. An
 import replays every move through the engine and stores the game only if every move is legal
 and the scores come out the same; anything else is refused with a message and nothing stored.
 """
@@ -15,9 +16,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models.functions import Lower
 
+from games import events
 from games.models import Game, Move, Seat
 from games.rules import protocol, registry
-from players.results import record_game_end
+from games.timecontrol import TimeControl
 
 FORMAT = 1
 MAX_BYTES = 2_000_000  # a long four-player game is about 100 kB
@@ -41,6 +43,7 @@ def export_game(game: Game) -> dict[str, Any]:
         "game": game.pk,
         "num_players": game.num_players,
         "options": game.options,
+        "clock": game.time_control.to_dict(),
         "seed": game.seed,
         "seats": [{"seat": s.number, "name": s.name, "bot": s.bot} for s in seats],
         "moves": [{"seat": seat, "action": action} for seat, action in moves],
@@ -57,7 +60,7 @@ def import_game(raw: bytes | str) -> Game:
     state, logs = _replay(engine, record)
     with transaction.atomic():
         game = _store(engine, record, people, state, logs)
-        record_game_end(game, state, imported=True)
+        events.game_imported.send(Game, game=game, state=state)  # its record, unrated
     return game
 
 
@@ -93,6 +96,10 @@ def _parse(raw: bytes | str) -> dict[str, Any]:
         _whole(record.get("seed")) and 0 <= record["seed"] < 2**63, "seed must be a whole number."
     )
     _check(isinstance(record.get("options"), dict), "options must be an object.")
+    try:  # records from before time controls have none: the clock per turn
+        record["clock"] = TimeControl.from_dict(record.get("clock", {}))
+    except ValueError as exc:
+        raise ImportRefused(f"The clock cannot be read: {exc}.") from None
     seats, moves = record.get("seats"), record.get("moves")
     if not isinstance(seats, list) or len(seats) != record["num_players"]:
         raise ImportRefused("There must be one seat per player.")
@@ -207,6 +214,7 @@ def _store(
         is_public=True,
         version=len(record["moves"]),
     )
+    game.set_time_control(record["clock"])
     game.store_state(state)
     game.save()
     Seat.objects.bulk_create(
@@ -215,7 +223,7 @@ def _store(
             user=people.get(seat["seat"]),
             bot=seat.get("bot", ""),
             number=seat["seat"],
-            colour=engine.seat_colours[seat["seat"]],
+            colour=engine.look.seat_colours[seat["seat"]],
         )
         for seat in record["seats"]
     )

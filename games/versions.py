@@ -32,7 +32,7 @@ def poll_token(game_id: int) -> str:
 
 
 def valid_poll_token(game_id: int, token: str | None) -> bool:
-    return bool(token) and constant_time_compare(token, poll_token(game_id))
+    return token is not None and constant_time_compare(token, poll_token(game_id))
 
 
 def _from_database(game_id: int) -> Versions | None:
@@ -50,7 +50,7 @@ def _from_database(game_id: int) -> Versions | None:
 def cached(game_id: int) -> Versions | None:
     """The game's versions if the shared cache has them (None: not cached, or no such game)."""
     found = cache.get(_key(game_id))
-    return None if found is None else tuple(found)  # type: ignore[return-value]
+    return None if found is None else tuple(found)
 
 
 def current(game_id: int) -> Versions | None:

@@ -11,7 +11,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
@@ -22,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -30,11 +29,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from chat.templatetags.chat import thread_context
-from games import absences, limits, lobby, lobbycache, pagecache, play, poll, versions
+from firenze_site.requests import HtmxHttpRequest, SignedInRequest, sessionless
+from games import absences, limits, lobby, lobbycache, page, pagecache, play, poll, versions
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
+    BotsNowForm,
     CancelAbsenceForm,
     CreateGameForm,
     InviteForm,
@@ -42,50 +42,42 @@ from games.forms import (
     ResignForm,
     TokenForm,
     VersionForm,
+    chosen_engine,
 )
-from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Seat
+from games.pagecache import render_game_page
 from games.resign import resign as resign_seat
-from games.results import standings
-from games.rules import protocol, registry
-from games.wording import in_sentence
+from games.rules import registry
 
 WATCH_GAMES = 10
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxHttpRequest) -> HttpResponse:
     """The landing page: what the game is and where to start."""
     if request.user.is_authenticated:
         return redirect("games:mine")
-    return render(request, "home.html", {"pitch": registry.default().pitch})
+    return render(
+        request,
+        "home.html",
+        {"pitch": registry.default().look.pitch, "bots_form": BotsNowForm()},
+    )
 
 
-@never_cache
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Liveness probe for load balancers: answers without touching the database."""
-    return HttpResponse("ok", content_type="text/plain")
-
-
-healthz.skip_user_time_zone = True  # accounts.middleware: no session or user lookup
-
-
+@sessionless
 @require_GET
 @cache_control(max_age=86400, public=True)
-def favicon(request: HttpRequest) -> HttpResponse:
+def favicon(request: HtmxHttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico on every site; the icon itself is a static file."""
     return redirect(static("favicon.ico"), permanent=True)
 
 
-favicon.skip_user_time_zone = True
-
-
 @require_GET
-def rules_page(request: HttpRequest) -> HttpResponse:
-    """The rules as this site plays them; the game page links its phases and cards here."""
-    engine = registry.default()
-    return render(request, engine.rules_template, engine.rules_context())
+def rules_page(request: HtmxHttpRequest) -> HttpResponse:
+    """The rules as this site plays them (?game= another game of the site's); the game page
+    links its phases and cards here."""
+    engine = chosen_engine(request.GET)
+    return render(request, engine.look.rules_template, engine.rules_context())
 
 
 # --- access helpers -------------------------------------------------------------------------
@@ -103,20 +95,18 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
 
 
 def _may_see_private(request: HttpRequest, game: Game) -> bool:
-    return _may_see_private_game(request, game.pk, game.invite_token)
-
-
-def _may_see_private_game(request: HttpRequest, game_id: int, invite_token: str) -> bool:
-    """Seats, invitees and holders of the invite link (whose token comes with the page, its
-    polls (GET) and its join form (POST)) may see a private game; nobody else learns it exists."""
-    if _posted_token(request) == invite_token:
+    """Seats, invitees and holders of a live invite link (whose token comes with the page and
+    its join form) may see a private game; nobody else learns it exists. A link opens only a
+    game still forming with a seat free (Game.admits): never the board or the table talk."""
+    token = _posted_token(request)
+    if token and game.admits(token):
         return True
     user = request.user
     if not user.is_authenticated:
         return False
     return (
-        Seat.objects.filter(game_id=game_id, user=user).exists()
-        or Invitation.objects.filter(game_id=game_id, user=user).exists()
+        Seat.objects.filter(game_id=game.pk, user=user).exists()
+        or Invitation.objects.filter(game_id=game.pk, user=user).exists()
     )
 
 
@@ -127,13 +117,11 @@ def _posted_token(request: HttpRequest) -> str:
     return form.cleaned_data["token"] if form.is_valid() else ""
 
 
-def _refuse(request: HttpRequest, game: Game, error: GameError) -> HttpResponse:
+def _refuse(request: HtmxHttpRequest, game: Game, error: GameError) -> HttpResponse:
     """A refused request: htmx gets the fresh page parts with the message, others a status."""
     if request.htmx:
-        return _render_game(request, game, error=error.message, partial="updates")
-    response = _render_game(request, game, error=error.message)
-    response.status_code = error.status
-    return response
+        return _page(request, game, error=error.message, partial="updates")
+    return _page(request, game, error=error.message, status=error.status)
 
 
 def game_url(game: Game) -> str:
@@ -143,7 +131,7 @@ def game_url(game: Game) -> str:
 def _back_to_game(request: HttpRequest, game: Game) -> str:
     """The game page, keeping a valid invite token: a refused stranger must still see it."""
     token = _posted_token(request)
-    if token and token == game.invite_token:
+    if token and game.admits(token):
         return f"{game_url(game)}?{urlencode({'token': token})}"
     return game_url(game)
 
@@ -160,7 +148,7 @@ def lobby_games():
 
 
 @require_GET
-def lobby_list(request: HttpRequest) -> HttpResponse:
+def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby, a page at a time: its cost does not grow with the number of open games, and
     the list is drawn once per change of the open games (games.lobbycache), not per visitor.
     A page number that is not one shows the first page; one past the end, the last."""
@@ -193,13 +181,11 @@ def lobby_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: SignedInRequest) -> HttpResponse:
     """The player's games: every game being formed or played in full, the last few finished
-    ones (the history has the rest), and public games to watch. A fixed number of queries
-    however many games the player has finished; no game's state is loaded."""
-    from players.models import SeatResult
-    from players.profiles import latest_finished
-
+    ones (the history has the rest: {% finished_games %} draws them from the players app's
+    records), and public games to watch. A fixed number of queries however many games the
+    player has finished; no game's state is loaded."""
     me = request.user
     seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
     # Led by the games not yet over (few) rather than the player's seats (one per game ever).
@@ -215,6 +201,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
         game.opponents = [s for s in game.seats.all() if s is not mine]
         game.acting = next((s for s in game.seats.all() if s.number == game.acting_seat), None)
+        game.mine = mine
         if game.is_open and game.creator_id == me.pk and len(game.seats.all()) >= game.num_players:
             to_start.append(game)  # full, created without auto-start: only its creator starts it
         elif game.is_open:
@@ -241,17 +228,19 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
-            "finished": latest_finished(me, me),
-            "finished_count": SeatResult.objects.filter(user=me).count(),
             "invitations": invitations,
             "watch": list(watch),
+            "bots_form": BotsNowForm(),
         },
     )
 
 
 @login_required
-def create(request: HttpRequest) -> HttpResponse:
-    form = CreateGameForm(request.POST or None)
+def create(request: HtmxHttpRequest) -> HttpResponse:
+    """A new game: the site's game, or the one chosen above the form when the site has
+    several (?game=, then posted with the form)."""
+    engine = chosen_engine(request.POST if request.method == "POST" else request.GET)
+    form = CreateGameForm(request.POST or None, engine=engine)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -263,6 +252,7 @@ def create(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 engine_name=form.engine.name,
                 time_limit=timedelta(seconds=int(data["time_limit"])),
+                time_control=form.time_control(),
                 is_public=data["is_public"],
                 auto_start=data["auto_start"],
             )
@@ -273,11 +263,24 @@ def create(request: HttpRequest) -> HttpResponse:
     status = 200
     if form.errors:
         status = 429 if limits.MESSAGES["create_game"] in form.non_field_errors() else 400
-    return render(request, "games/create.html", {"form": form}, status=status)
+    games = [
+        {
+            "title": other.look.title,
+            "url": f"?{urlencode({'game': other.name})}",
+            "current": other is engine,
+        }
+        for other in registry.current()
+    ]
+    context = {
+        "form": form,
+        "games": games if len(games) > 1 else [],
+        "rules_url": page.rules_url(engine),
+    }
+    return render(request, "games/create.html", context, status=status)
 
 
 def _lobby_action(
-    request: HttpRequest, pk: int, run: Any, success: str | list[str]
+    request: HtmxHttpRequest, pk: int, run: Any, success: str | list[str]
 ) -> HttpResponse:
     """Run a lobby action; ``success`` is the message (or a list ``run`` fills in)."""
     game = _get_game_for_user(request, pk)
@@ -297,7 +300,7 @@ def _lobby_action(
 
 @login_required
 @require_POST
-def join(request: HttpRequest, pk: int) -> HttpResponse:
+def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     token = _posted_token(request) or None
     return _lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
@@ -306,7 +309,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, pk: int) -> HttpResponse:
+def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(
         request, pk, lambda g: lobby.leave(g, request.user), _("You left the game.")
     )
@@ -314,31 +317,31 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def cancel(request: HttpRequest, pk: int) -> HttpResponse:
+def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), _("Game cancelled."))
 
 
 @login_required
 @require_POST
-def add_bot(request: HttpRequest, pk: int) -> HttpResponse:
+def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user), "")
 
 
 @login_required
 @require_POST
-def remove_seat(request: HttpRequest, pk: int, seat_id: int) -> HttpResponse:
+def remove_seat(request: HtmxHttpRequest, pk: int, seat_id: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.remove_seat(g, request.user, seat_id), "")
 
 
 @login_required
 @require_POST
-def start(request: HttpRequest, pk: int) -> HttpResponse:
+def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _lobby_action(request, pk, lambda g: lobby.start(g, request.user), "")
 
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, pk: int) -> HttpResponse:
+def invite(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = InviteForm(request.POST)
     confirmation: list[str] = []
 
@@ -368,8 +371,10 @@ def invite(request: HttpRequest, pk: int) -> HttpResponse:
                     request, "invite_pair", key=f"{request.user.pk}:{_invitee_key(invitee)}"
                 ),
             )
+            invitee = invitation.user
+            assert invitee is not None  # invited by display name: an account
             confirmation.append(
-                _("%(public_name)s is invited.") % {"public_name": invitation.user.public_name}
+                _("%(public_name)s is invited.") % {"public_name": invitee.public_name}
             )
 
     return _lobby_action(request, pk, run, confirmation)
@@ -381,195 +386,44 @@ def _invitee_key(invitee: Any) -> str:
 
 
 @require_GET
-def invite_link(request: HttpRequest, token: str) -> HttpResponse:
-    game = Game.objects.filter(invite_token=token).first()
+def invite_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """An invite link: the game's shared one or an emailed invitee's own. While it opens the
+    game (Game.admits) it leads to the seat; used, revoked or with the table full it says so."""
+    game = Game.objects.defer("state").filter(invite_token=token).first()
+    if game is None and token:
+        game = Game.objects.defer("state").filter(invitations__token=token).first()
     if game is None:
         raise Http404(_("This invite link does not lead to a game."))
-    return redirect(f"{game_url(game)}?token={token}")
+    user = request.user
+    if user.is_authenticated and game.seats.filter(user=user).exists():
+        return redirect(game_url(game))
+    if game.admits(token):
+        return redirect(f"{game_url(game)}?{urlencode({'token': token})}")
+    if game.is_public:
+        return redirect(game_url(game))
+    return render(request, "games/link_used.html", {"game_open": game.is_open}, status=410)
 
 
 # --- the game page --------------------------------------------------------------------------
 
 
-def _seats(game: Game) -> list[Seat]:
-    """The seats with their players and absences (one query; a move's own read if it made
-    one, under the game's lock: see games.play)."""
-    return game.page_seats if game.page_seats is not None else game.seats_for_page()
-
-
-def _viewer_seat(request: HttpRequest, seats: list[Seat]) -> int | None:
-    if not request.user.is_authenticated:
-        return None
-    return next((s.number for s in seats if s.user_id == request.user.pk), None)
-
-
-def _moves(game: Game, turn_no: int, *, whole: bool, last: int | None = None) -> list[Move]:
-    """The moves the log shows: every one (whole log), or those of the last few turns; with
-    ``last``, only those of the last ``last`` turns and without their log lines."""
-    moves = Move.objects.filter(game=game)
-    if last is not None:
-        return list(
-            moves.filter(turn__gte=turn_no - last + 1).only("seq", "turn", "seat", "changes")
-        )
-    if not whole:
-        moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
-    return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
-
-
-LOG_CACHE_SECONDS = 3600
-
-
-def _log_key(game: Game, whole: bool) -> str:
-    """The drawn log is the same for everyone at a version, but for the time zone its times
-    are written in, and the language."""
-    zone = timezone.get_current_timezone_name()
-    language = translation.get_language()
-    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"
-
-
-def _last_day(ends: Any) -> Any:
-    """An absence ends at midnight of the day the player is back: its last day is the one
-    before ("away until Thursday")."""
-    return ends - timedelta(microseconds=1) if ends else None
-
-
-def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
-    """The browser tab's title; it follows the game on every refresh."""
-    if game.is_finished:
-        return _("%(title)s: game over · Firenze") % {"title": game.title}
-    if game.is_open or game.status == Game.Status.CANCELLED:
-        return _("%(title)s: %(status)s · Firenze") % {
-            "title": game.title,
-            "status": in_sentence(game.get_status_display()),
-        }
-    if my_turn:
-        return _("(Your turn) %(title)s · Firenze") % {"title": game.title}
-    return _("%(title)s: %(acting_name)s to play · Firenze") % {
-        "title": game.title,
-        "acting_name": acting_name,
-    }
-
-
-def _forming_context(request: HttpRequest, game: Game, context: dict[str, Any]) -> None:
-    is_creator = request.user == game.creator
-    invitations = list(game.invitations.select_related("user")) if game.is_open else []
-    free_seats = max(0, game.num_players - len(context["seats"])) if game.is_open else 0
-    context.update(protocol.page_names(game.engine))
-    context.update(
-        is_creator=is_creator,
-        free_seats=free_seats,
-        open_seat_slots=range(free_seats),
-        invite_form=InviteForm(),
-        invite_url=request.build_absolute_uri(
-            reverse("games:invite_link", args=[game.invite_token])
-        ),
-        invited_players=[i for i in invitations if not i.by_email and i.user_id],
-        invited_addresses=[i for i in invitations if i.by_email] if is_creator else [],
-        invited_elsewhere=0 if is_creator else sum(1 for i in invitations if i.by_email),
-        page_title=page_title(game, my_turn=False, acting_name=None),
-    )
-
-
-def _render_game(
-    request: HttpRequest,
+def _page(
+    request: HtmxHttpRequest,
     game: Game,
     *,
-    error: str | None = None,
-    partial: str | None = None,
-    template: str = "",
-    whole_log: bool = False,
     seats: list[Seat] | None = None,
-    extra: dict[str, Any] | None = None,
+    status: int = 200,
+    **options: Any,
 ) -> HttpResponse:
-    seats = _seats(game) if seats is None else seats
-    context: dict[str, Any] = {
-        "game": game,
-        "seats": seats,
-        "error": error,
-        "token": request.GET.get("token", ""),
-        # Reversed once here: the templates use them in loops.
-        "rules_url": reverse("games:rules"),
-        "move_url": reverse("games:move", args=[game.pk]),
-        # Lets the poll of a private game answer without loading the session.
-        "poll_token": "" if game.is_public else versions.poll_token(game.pk),
-    }
-    context["my_seat"] = next(
-        (s for s in seats if request.user.is_authenticated and s.user_id == request.user.pk),
-        None,
-    )
-    if game.is_open or game.status == Game.Status.CANCELLED:
-        _forming_context(request, game, context)
-        return render(request, "games/forming.html", context)
-    names = [s.name for s in seats]
-    colours = [s.colour for s in seats]
-    viewer = _viewer_seat(request, seats)
-    engine = game.engine
-    state = game.load_state()
-    turn_no = engine.turn_no(state)
-    whole_log = whole_log or game.is_finished
-    log_key = _log_key(game, whole_log)
-    log_html = cache.get(log_key)
-    if log_html is None:
-        moves = _moves(game, turn_no, whole=whole_log)
-    else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, turn_no, whole=False, last=2)
-    context.update(protocol.page_names(engine))
-    context.update(engine.page_context(state, viewer, names, colours, moves))
-    context["whole_log"] = whole_log
-    if log_html is None:
-        ended_early = game.ended_by_resignation
-        log = log_turns(
-            moves,
-            names,
-            colours,
-            engine=engine,
-            notes=resignation_notes(seats, names, ended=ended_early),
-            game_over=game.is_finished and not ended_early,
-        )
-        log_html = render_to_string(
-            "games/_log.html", {"log": log, "whole_log": whole_log, "seats": seats}
-        )
-        cache.set(log_key, log_html, LOG_CACHE_SECONDS)
-    context["log_html"] = log_html
-    context["standings"] = standings(state, seats, game.engine) if game.is_finished else None
-    if context["standings"] and context["final"]:  # a resigned seat never wins
-        won = {row.seat for row in context["standings"] if row.winner}
-        for number, entry in enumerate(context["final"]):
-            entry["winner"] = number in won
-    context["resigned_names"] = [s.name for s in seats if s.has_resigned]
-    for player, seat in zip(context["players"], seats, strict=True):
-        player["away_until"] = _last_day(seat.away_until)
-        player["resigned"] = seat.has_resigned
-        player["bot_plays"] = seat.bot_plays
-        player["is_bot"] = seat.is_bot
-    acting = next((s for s in seats if s.number == game.acting_seat), None)
-    context["acting_away_until"] = (
-        _last_day(acting.away_until) if acting and game.is_active else None
-    )
-    context["page_title"] = page_title(
-        game, my_turn=context["my_turn"], acting_name=context["acting_name"]
-    )
-    context.update(extra or {})
-    template = template or protocol.PAGE_TEMPLATE
-    if partial:
-        template = f"{template}#{partial}"
-    return render(request, template, context)
-
-
-game_seats = _seats
-
-
-def render_game_page(
-    request: HttpRequest, game: Game, seats: list[Seat], partial: str | None
-) -> HttpResponse:
-    """The game page as games.pagecache keeps it: placeholders for the per-request parts."""
-    return _render_game(
-        request, game, partial=partial, seats=seats, extra=pagecache.page_context(game)
-    )
+    """The game page for this request (games.page), drawn now: a refusal, a move's answer,
+    the whole log, a page the cache does not keep. ``seats``: a move's own read of them."""
+    seats = game.seats_for_page() if seats is None else seats
+    html = page.render(page.Viewer.of(request), game, seats, **options)
+    return HttpResponse(html, status=status)
 
 
 @require_GET
-def detail(request: HttpRequest, pk: int) -> HttpResponse:
+def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page, from the shared cache per game version and viewer (games.pagecache).
     The browser keeps it but asks every time (no-cache, ETag): Back must not show a stale
     position whose buttons the server then refuses (games.js also reloads a page restored from
@@ -578,32 +432,31 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     head = pagecache.head(pk)
     if head is None:
         raise Http404(_("No such game."))
+    viewer = page.Viewer.of(request)
     cached = (
         head.cacheable
-        and head.may_view(request, _posted_token(request))
+        and head.may_view(viewer, _posted_token(request))
         and pagecache.no_messages(request)
     )
     if not cached:  # forming pages, invitees of private games, flash messages
         game = _get_game_for_user(request, pk)
-        return add_never_cache_headers_to(_render_game(request, game, partial=partial))
+        return add_never_cache_headers_to(_page(request, game, partial=partial))
     drawn: dict[str, Any] = {}
 
     def game_and_seats() -> tuple[Game, list[Seat]]:
         if not drawn:
             drawn["game"] = game = Game.objects.get(pk=pk)
-            drawn["seats"] = _seats(game)
+            drawn["seats"] = game.seats_for_page()
         return drawn["game"], drawn["seats"]
 
     def chat() -> str:
-        game, seats = game_and_seats()
-        context = thread_context(request, game, seats=seats, csrf_token=get_token(request))
-        return render_to_string("games/_chat.html", context)
+        return page.render_chat(viewer, *game_and_seats(), csrf_token=get_token(request))
 
     return pagecache.serve(
         request,
         head,
         partial,
-        render_page=lambda: render_game_page(request, *game_and_seats(), partial),
+        render_page=lambda: render_game_page(viewer, *game_and_seats(), partial),
         render_chat=chat,
     )
 
@@ -615,16 +468,16 @@ def add_never_cache_headers_to(response: HttpResponse) -> HttpResponse:
 
 @never_cache
 @require_GET
-def game_log(request: HttpRequest, pk: int) -> HttpResponse:
+def game_log(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The whole log of a game, every turn from the first."""
     game = _get_game_for_user(request, pk)
     if game.is_open or game.status == Game.Status.CANCELLED:
         return redirect(game_url(game))
-    return _render_game(request, game, template="games/log.html", whole_log=True)
+    return _page(request, game, template="games/log.html", whole_log=True)
 
 
 @require_POST
-def move(request: HttpRequest, pk: int) -> HttpResponse:
+def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One step of the acting player. The game is read once, locked, inside submit_move."""
     form = MoveForm(request.POST)
     try:
@@ -632,20 +485,20 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
             raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
-        game = play.submit_move(
+        moved = play.move(
             pk, request.user, form.cleaned_data["action"], form.cleaned_data["version"]
         )
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
     except GameError as exc:
         return _refuse(request, _get_game_for_user(request, pk), exc)
-    if request.htmx:
-        return _render_game(request, game, partial="updates")
-    return redirect(game_url(game))
+    if request.htmx:  # the seats the move read under the game's lock: no second read
+        return _page(request, moved.game, seats=moved.seats, partial="updates")
+    return redirect(game_url(moved.game))
 
 
 @require_POST
-def undo(request: HttpRequest, pk: int) -> HttpResponse:
+def undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = _get_game_for_user(request, pk, with_state=False)
     form = VersionForm(request.POST)
     try:
@@ -653,17 +506,18 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
             raise RequestRefused(form.first_error())
         if request.user.is_authenticated:
             limits.check(request, "move")
-        game = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
+        undone = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
     except GameError as exc:
         return _refuse(request, Game.objects.get(pk=game.pk), exc)
     if request.htmx:
-        return _render_game(request, game, partial="updates")
-    return redirect(game_url(game))
+        return _page(request, undone.game, seats=undone.seats, partial="updates")
+    return redirect(game_url(undone.game))
 
 
+@sessionless  # the hot poll: no session, no user, no time zone
 @never_cache
 @require_GET
-def version(request: HttpRequest, pk: int) -> HttpResponse:
+def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The cheap poll (the most frequent request): answered from the shared cache (no database,
     no session) while the game is unchanged (games.versions). A private game answers only to
     those who may see its page: its page sends a token the poll checks without the session;
@@ -678,13 +532,10 @@ def version(request: HttpRequest, pk: int) -> HttpResponse:
     if row is None:
         raise Http404(_("No such game."))
     if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
-        invite_token = Game.objects.filter(pk=pk).values_list("invite_token", flat=True).first()
-        if invite_token is None or not _may_see_private_game(request, pk, invite_token):
+        game = Game.objects.defer("state").filter(pk=pk).first()
+        if game is None or not _may_see_private(request, game):
             raise Http404(_("No such game."))
     return poll.answer(row, request.GET)
-
-
-version.skip_user_time_zone = True  # the hot poll: no session, no user, no time zone
 
 
 # --- clock: taking a seat back, absences ----------------------------------------------------
@@ -692,7 +543,7 @@ version.skip_user_time_zone = True  # the hot poll: no session, no user, no time
 
 @login_required
 @require_POST
-def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
+def reclaim(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot after repeated timeouts."""
     return _lobby_action(
         request,
@@ -703,7 +554,7 @@ def reclaim(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def resign(request: HttpRequest, pk: int) -> HttpResponse:
+def resign(request: SignedInRequest, pk: int) -> HttpResponse:
     """Concede the game: a page that says what will happen, and a confirmation to tick."""
     game = _get_game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
@@ -721,19 +572,20 @@ def resign(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("You resigned this game."))
         return redirect(game_url(game))
-    staying = game.seats.filter(resigned_at=None).exclude(pk=seat.pk)
-    people = staying.filter(bot="").exists()
+    staying = list(game.seats.filter(resigned_at=None).exclude(pk=seat.pk).select_related("user"))
+    people = any(not s.bot for s in staying)
     context = {
         "game": game,
         "form": form,
-        "ends_game": staying.count() <= 1 or not people,
-        "page_title": _("Resign %(title)s · Firenze") % {"title": game.title},
+        "ends_game": len(staying) <= 1 or not people,
+        "winner_name": staying[0].name if len(staying) == 1 else "",
+        "page_title": page.site_title(_("Resign %(title)s") % {"title": game.title}),
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)
 
 
 @login_required
-def away(request: HttpRequest) -> HttpResponse:
+def away(request: SignedInRequest) -> HttpResponse:
     """Vacation: the player's absences, and a form to add one (clocks pause while away)."""
     form = AbsenceForm(request.POST or None)
     status = 200
@@ -745,7 +597,7 @@ def away(request: HttpRequest) -> HttpResponse:
                 form = AbsenceForm()
                 cancel = CancelAbsenceForm(request.POST)
                 if not cancel.is_valid():
-                    raise RequestRefused(cancel.errors["cancel"][0])
+                    raise RequestRefused(str(cancel.errors["cancel"][0]))
                 absences.end_absence(request.user, cancel.cleaned_data["cancel"])
                 messages.success(request, _("Absence cancelled."))
                 return redirect("games:away")

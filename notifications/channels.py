@@ -34,7 +34,7 @@ TEST_INTERVAL = timedelta(seconds=10)
 def fan_out(
     user: Any, kind: str, *, game: Any, key: str, context: dict, cells: dict | None = None
 ) -> list[Notification]:
-    rows = []
+    rows: list[Notification] = []
     if kind not in FANNED_OUT:
         return rows
     if preferences.wants(user, kind, Channel.WEBHOOK, cells) and _active_webhook(user):

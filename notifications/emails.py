@@ -24,12 +24,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from firenze_site.language import language_of_user
-from games.models import Game, Move, Seat, time_limit_label
+from games.models import Game, Move, Seat, abandoned_after, time_limit_label
 from games.results import standings
-from games.wording import in_sentence
 from notifications import links, preferences
 from notifications.models import Notification
 
@@ -113,12 +112,12 @@ def digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAl
 
 
 def _digest_message(user: Any, notifications: list[Notification]) -> EmailMultiAlternatives:
-    by_game: dict[int, list[Notification]] = {}
+    by_game: dict[int | None, list[Notification]] = {}
     for notification in notifications:
         by_game.setdefault(notification.game_id, []).append(notification)
     entries = []
     for rows in by_game.values():
-        game = rows[0].game
+        game = _game(rows[0])
         context = game_context(user, game)
         since = min(row.context.get("since", 0) for row in rows)
         upto = max(row.context.get("upto", 0) for row in rows)
@@ -152,11 +151,11 @@ def common_context(user: Any, kind: str | None = None) -> dict[str, Any]:
         "user": user,
         "name": user.public_name,
         "site_url": settings.SITE_URL.rstrip("/"),
+        "site_name": settings.SITE_NAME,
         "profile_url": links.absolute(reverse("notification_settings:page")),
         "unsubscribe_url": links.unsubscribe_url(user, kind),
         "unsubscribe_label": (
-            _("Stop %(label_lower)s emails")
-            % {"label_lower": in_sentence(preferences.KIND_LABELS[kind])}
+            _("Stop “%(label)s” emails") % {"label": preferences.KIND_LABELS[kind]}
             if kind
             else _("Unsubscribe from all game emails")
         ),
@@ -188,6 +187,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
     return {
         "game": game,
         "game_title": game.title,
+        "game_kind": game.engine.look.title,  # the game played: "Your turn in Nim"
         "game_url": links.game_url(game),
         "names": names,
         "players": names,
@@ -195,6 +195,7 @@ def game_context(user: Any, game: Game) -> dict[str, Any]:
         "my_seat": mine.number if mine is not None else None,
         "deadline": game.deadline if game.is_active else None,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
     }
 
 
@@ -230,16 +231,24 @@ def table_talk(game: Game, user: Any, since_move: int) -> dict[str, Any]:
     return {"chat": chat, "chat_earlier": earlier, "chat_muted": muted}
 
 
+def _game(notification: Notification) -> Game:
+    """The game a notification about a game is about (every kind but webhook_off)."""
+    game = notification.game
+    assert game is not None, notification.kind
+    return game
+
+
 def _your_turn(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    game = _game(notification)
     since = notification.context.get("since", 0)
     upto = notification.context.get("upto", 0)
-    lines, earlier = moves_since(notification.game, since, upto, context["names"])
+    lines, earlier = moves_since(game, since, upto, context["names"])
     return {
         "lines": lines,
         "earlier": earlier,
         "first": upto == 0,
-        "login_url": links.login_url(notification.user, notification.game),
-        **table_talk(notification.game, notification.user, since),
+        "login_url": links.login_url(notification.user, game),
+        **table_talk(game, notification.user, since),
     }
 
 
@@ -252,13 +261,13 @@ def _reminder(notification: Notification, context: dict[str, Any]) -> dict[str, 
 
 
 def _invited(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     by = notification.context.get("by") or (game.creator.public_name if game.creator else "")
     return {"by": by, "num_players": game.num_players, "seated": len(context["players"])}
 
 
 def _game_started(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     # The start player (public, in the stored state): by the time this is sent they may have
     # moved already.
     first = game.first_seat()
@@ -278,9 +287,9 @@ def _timed_out(notification: Notification, context: dict[str, Any]) -> dict[str,
 
 
 def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
-    game = notification.game
+    game = _game(notification)
     seats = list(game.seats.select_related("user"))
-    ranking = standings(game.load_state(), seats, game.engine)
+    ranking = standings(game.load_state(), seats, game.engine, abandoned=game.ended_abandoned)
     mine = context["my_seat"]
     results = [
         {
@@ -289,6 +298,7 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
             "place": row.place_label,
             "winner": row.winner,
             "resigned": row.resigned,
+            "absent": row.absent,
             "you": row.seat == mine,
         }
         for row in ranking
@@ -298,14 +308,21 @@ def _game_over(notification: Notification, context: dict[str, Any]) -> dict[str,
     winner_names = [you if seat == mine else context["names"][seat] for seat in sorted(won)]
     resigned = [row.name for row in ranking if row.resigned]
     return {
-        "score_name": game.engine.score_name,  # lazy: worded in the recipient's language
+        "score_name": game.engine.look.score_name,  # lazy: worded in the recipient's language
         "results": results,
         "winners": join_names(winner_names),
         "you_won": mine in won,
         "tie": len(won) > 1,
         "ended_by_resignation": game.ended_by_resignation,
+        "ended_abandoned": game.ended_abandoned,
+        "abandoned_after": _days(abandoned_after()),
         "resigned": join_names(resigned),
     }
+
+
+def _days(value: Any) -> str:
+    days = max(1, round(value.total_seconds() / 86400))
+    return ngettext("%(n)s day", "%(n)s days", days) % {"n": days}
 
 
 def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
@@ -315,7 +332,7 @@ def _table_full(notification: Notification, context: dict[str, Any]) -> dict[str
 def _new_messages(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
     from chat.services import unread_messages
 
-    messages = unread_messages(notification.game, notification.user)
+    messages = unread_messages(_game(notification), notification.user)
     earlier = max(0, len(messages) - MAX_CHAT)
     return {
         "chat": [{"name": m.author_name, "text": m.text} for m in messages[earlier:]],
@@ -377,11 +394,14 @@ def _address_invitation_message(invitation: Any) -> EmailMultiAlternatives:
     game = invitation.game
     context = {
         "site_url": settings.SITE_URL.rstrip("/"),
+        "site_name": settings.SITE_NAME,
         "by": invitation.invited_by.public_name,
         "game_title": game.title,
-        "game_url": links.absolute(reverse("games:invite_link", args=[game.invite_token])),
+        "game_kind": game.engine.look.title,
+        "game_url": links.absolute(reverse("games:invite_link", args=[invitation.link_token])),
         "num_players": game.num_players,
         "time_limit": time_limit_label(game.time_limit),
+        "clock": game.clock_label,
         "players": seat_names(list(game.seats.select_related("user"))),
         "address": invitation.email,
     }

@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 from notifications import preferences, safe_http
 from notifications.models import Notification, Webhook
 
@@ -35,7 +35,9 @@ class PreferencesForm(forms.Form):
 
     def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
         cells = preferences.table(user)
-        initial = {cell_name(k, c): value != Setting.OFF for (k, c), value in cells.items()}
+        initial: dict[str, Any] = {
+            cell_name(k, c): value != Setting.OFF for (k, c), value in cells.items()
+        }
         timing = cells[preferences.YOUR_TURN, Channel.EMAIL]
         initial["turn_email_timing"] = Setting.DAILY if timing == Setting.DAILY else Setting.ON
         kwargs.setdefault("initial", initial)
@@ -61,7 +63,7 @@ class PreferencesForm(forms.Form):
 
     def cells(self) -> dict[tuple[str, str], str]:
         data = self.cleaned_data
-        cells = {}
+        cells: dict[tuple[str, str], str] = {}
         for kind, _label, _help in preferences.KINDS:
             for channel, _channel_label in preferences.CHANNELS:
                 cells[kind, channel] = Setting.ON if data[cell_name(kind, channel)] else Setting.OFF

@@ -8,10 +8,12 @@ a task never makes a second row.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 
 from games import events
 from games.models import Game, Seat
@@ -47,8 +49,14 @@ def game_started(sender: Any, *, game: Game, announced: bool = False, **kw: Any)
 
 
 def game_over(sender: Any, *, game: Game, **kw: Any) -> None:
-    for seat in _people(game):
-        outbox.notify(seat.user, "game_over", game=game, key=f"game_over:{game.pk}:{seat.user_id}")
+    """The players are told; a game ended for being abandoned also tells its creator, seated
+    or not (the email says why it ended)."""
+    people = [seat.user for seat in _people(game) if seat.user is not None]
+    creator = game.creator
+    if game.ended_abandoned and creator is not None:
+        people += [creator] if all(u.pk != creator.pk for u in people) else []
+    for user in people:
+        outbox.notify(user, "game_over", game=game, key=f"game_over:{game.pk}:{user.pk}")
 
 
 def invited(sender: Any, *, game: Game, user: Any, by: Any, **kw: Any) -> None:
@@ -75,13 +83,14 @@ def timed_out(sender: Any, *, game: Game, seat: Seat, step: int, **kw: Any) -> N
 
 
 def reminder_due(sender: Any, *, game: Game, seat: Seat, number: int, **kw: Any) -> None:
+    assert game.turn_started_at is not None and game.deadline is not None  # a running clock
     started = int(game.turn_started_at.timestamp())
     context = {"deadline": game.deadline.isoformat()}
     key = f"reminder:{game.pk}:{started}:{number}"
     outbox.notify(seat.user, "reminder", game=game, key=key, context=context)
 
 
-RECEIVERS = {
+RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.turn_passed: turn_passed,
     events.game_started: game_started,
     events.game_over: game_over,

@@ -8,9 +8,11 @@ deadlines, final scores, and chat messages the table already sees.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -47,8 +49,9 @@ def for_notification(notification: Notification) -> Notice:
         site = emails.common_context(user)["site_url"]
         return Notice(
             notification.kind,
-            "Firenze",
-            _("Test from Firenze: %(name)s's notifications arrive here.") % {"name": name},
+            settings.SITE_NAME,
+            _("Test from %(site)s: %(name)s's notifications arrive here.")
+            % {"site": settings.SITE_NAME, "name": name},
             f"{site}/",
             None,
             "",
@@ -92,14 +95,22 @@ def _timed_out(notification, context, name):
 def _game_over(notification, context, name):
     game = context["game_title"]
     result = emails.BUILDERS[Kind.GAME_OVER](notification, context)
-    resigned = _("(resigned)")
+    resigned, absent = _("(resigned)"), _("(absent)")
     scores = ", ".join(
-        f"{row['place']} {row['name']} {row['score']}" + (f" {resigned}" if row["resigned"] else "")
+        f"{row['place']} {row['name']} {row['score']}"
+        + (f" {resigned}" if row["resigned"] else "")
+        + (f" {absent}" if row["absent"] else "")
         for row in result["results"]
     )
     you = pgettext("the winner", "you")
     winners = result["winners"].replace(you, name, 1) if result["you_won"] else result["winners"]
     words = {"game": game, "winners": winners, "scores": scores}
+    if result["ended_abandoned"]:
+        text = _(
+            "%(game)s was ended: every player's seat was left to the bot. %(winners)s won. "
+            "Scores as it stood: %(scores)s."
+        )
+        return _("%(game)s is over") % words, text % words
     return (
         _("%(game)s is over") % words,
         _("%(game)s is over: %(winners)s won. Final scores: %(scores)s.") % words,
@@ -215,7 +226,7 @@ def _tournament(notification: Notification, name: str) -> Notice:
     )
 
 
-BUILDERS = {
+BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
     Kind.TIMED_OUT: _timed_out,

@@ -219,7 +219,7 @@ def event_stale_reason(notification: Notification) -> str:
             return reason
     if kind in (Kind.INVITED, Kind.TABLE_FULL) and (game is None or not game.is_open):
         return "the game is no longer open"
-    if kind == Kind.INVITED and game.seats.filter(user=user).exists():
+    if kind == Kind.INVITED and game is not None and game.seats.filter(user=user).exists():
         return "they have joined"
     if kind == Kind.NEW_MESSAGES:
         from chat.services import unread_count
@@ -241,7 +241,7 @@ def _game_started_email(notification: Notification) -> bool:
     return (
         Notification.objects.filter(
             user_id=notification.user_id,
-            game_id=notification.game_id,
+            game=notification.game,
             kind__in=[Kind.GAME_STARTED, Kind.TOURNAMENT],  # a round's notice names the game
             channel=notification.channel,
         )

@@ -27,7 +27,7 @@ from notifications import notices, safe_http
 from notifications.models import Notification, PushSubscription
 
 # How long a push service keeps a message for a device that is offline (seconds).
-TTL = {
+TTL: dict[str, int] = {
     Notification.Kind.YOUR_TURN: 24 * 3600,
     Notification.Kind.REMINDER: 6 * 3600,
     Notification.Kind.NEW_MESSAGES: 6 * 3600,

@@ -106,7 +106,7 @@ def check(url: str) -> Target:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         raise Refused(_("The host %(host)s could not be found.") % {"host": host}) from None
-    addresses = list(dict.fromkeys(info[4][0] for info in infos))
+    addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
         raise Refused(_("The host %(host)s could not be found.") % {"host": host})
     for address in addresses:
@@ -131,13 +131,14 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, address: str, **kwargs) -> None:
-        super().__init__(host, port, context=ssl.create_default_context(), **kwargs)
+        self._tls = ssl.create_default_context()
+        super().__init__(host, port, context=self._tls, **kwargs)
         self._address = address
 
     def connect(self) -> None:
         sock = socket.create_connection((self._address, self.port), self.timeout)
         # Certificate and SNI are checked against the host name, not the address.
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
 
 
 def _request_once(target: Target, body: bytes, headers: dict[str, str], timeout: float) -> Response:

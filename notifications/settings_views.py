@@ -12,12 +12,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from chat.models import Mute
+from firenze_site.requests import SignedInRequest
 from notifications import channels, preferences, push
 from notifications.forms import (
     EndpointForm,
@@ -31,7 +32,7 @@ from notifications.models import Notification, PushSubscription, Webhook
 Status = Notification.Status
 
 
-def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse:
+def _page(request: SignedInRequest, status: int = 200, **forms: Any) -> HttpResponse:
     user = request.user
     webhook = Webhook.objects.filter(user=user).first()
     initial = {"url": webhook.url, "format": webhook.format} if webhook else None
@@ -50,13 +51,13 @@ def _page(request: HttpRequest, status: int = 200, **forms: Any) -> HttpResponse
 
 @login_required
 @require_GET
-def preferences_page(request: HttpRequest) -> HttpResponse:
+def preferences_page(request: SignedInRequest) -> HttpResponse:
     return _page(request)
 
 
 @login_required
 @require_POST
-def save_preferences(request: HttpRequest) -> HttpResponse:
+def save_preferences(request: SignedInRequest) -> HttpResponse:
     form = PreferencesForm(request.POST, user=request.user)
     if not form.is_valid():
         return _page(request, 400, form=form)
@@ -67,7 +68,7 @@ def save_preferences(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def save_webhook(request: HttpRequest) -> HttpResponse:
+def save_webhook(request: SignedInRequest) -> HttpResponse:
     form = WebhookForm(request.POST)
     if not form.is_valid():
         return _page(request, 400, webhook_form=form)
@@ -88,7 +89,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def remove_webhook(request: HttpRequest) -> HttpResponse:
+def remove_webhook(request: SignedInRequest) -> HttpResponse:
     Webhook.objects.filter(user=request.user).delete()
     messages.success(request, _("Webhook removed."))
     return redirect("notification_settings:page")
@@ -96,7 +97,7 @@ def remove_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def test_webhook(request: HttpRequest) -> HttpResponse:
+def test_webhook(request: SignedInRequest) -> HttpResponse:
     webhook = Webhook.objects.filter(user=request.user).first()
     if webhook is None:
         messages.error(request, _("Save a webhook URL first."))
@@ -109,7 +110,7 @@ def test_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def test_push(request: HttpRequest) -> HttpResponse:
+def test_push(request: SignedInRequest) -> HttpResponse:
     if not push.configured():
         messages.error(request, _("Push notifications are not set up on this server."))
     elif not PushSubscription.objects.filter(user=request.user).exists():
@@ -119,14 +120,14 @@ def test_push(request: HttpRequest) -> HttpResponse:
     return redirect("notification_settings:page")
 
 
-def _report_test(request: HttpRequest, channel: str, what: str) -> None:
+def _report_test(request: SignedInRequest, channel: str, what: str) -> None:
     try:
         rows = channels.send_test(request.user, channel)
     except channels.TooSoon as exc:
         messages.error(request, str(exc))
         return
     for row in rows:
-        name = row.subscription.device if row.subscription_id else f"your {what}"
+        name = row.subscription.device if row.subscription else f"your {what}"
         if row.status == Status.SENT:
             messages.success(request, _("Test sent to %(name)s.") % {"name": name or _("a device")})
         else:
@@ -142,7 +143,7 @@ def _report_test(request: HttpRequest, channel: str, what: str) -> None:
 
 @login_required
 @require_POST
-def subscribe(request: HttpRequest) -> JsonResponse:
+def subscribe(request: SignedInRequest) -> JsonResponse:
     if not push.configured():
         return JsonResponse(
             {"error": _("Push notifications are not set up on this server.")}, status=409
@@ -166,7 +167,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def unsubscribe(request: HttpRequest) -> JsonResponse:
+def unsubscribe(request: SignedInRequest) -> JsonResponse:
     form = EndpointForm(request.POST)
     if not form.is_valid():
         return JsonResponse({"error": "That is not a push endpoint."}, status=400)
@@ -178,7 +179,7 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_POST
-def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
+def remove_device(request: SignedInRequest, device_id: int) -> HttpResponse:
     PushSubscription.objects.filter(user=request.user, pk=device_id).delete()
     messages.success(request, _("That device will get no more notifications."))
     return redirect("notification_settings:page")

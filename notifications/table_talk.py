@@ -29,7 +29,7 @@ def new_message(sender: Any, *, game: Game, message: Message, **kwargs: Any) -> 
     muting = set(Mute.objects.filter(muted_id=message.author_id).values_list("user_id", flat=True))
     for seat in seats:
         user = seat.user
-        if user.pk == message.author_id or user.pk in muting:
+        if user is None or user.pk == message.author_id or user.pk in muting:
             continue
         if game.is_active and seat.number == game.acting_seat:
             continue

@@ -57,7 +57,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         context = {
             "player": user,
             "kind": kind,
-            "kind_label": preferences.KIND_LABELS.get(kind, ""),
+            "kind_label": preferences.KIND_LABELS.get(kind or "", ""),
             "kinds": [(k, label) for k, label, _help in preferences.KINDS if k != kind],
             "autosubmit": not fresh,
         }
@@ -65,7 +65,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if request.POST.get("List-Unsubscribe") == "One-Click":
         preferences.unsubscribe(user, kind)
         return HttpResponse("Unsubscribed.\n", content_type="text/plain")
-    chosen = request.POST.get("kind", kind or "")
+    chosen: str | None = request.POST.get("kind", kind or "")
     if chosen == "all" or chosen == "":
         chosen = None
     elif chosen not in preferences.KIND_LABELS:

@@ -42,7 +42,7 @@ def max_failures() -> int:
 def body(format: str, notice: notices.Notice) -> dict[str, Any]:
     if format == Format.DISCORD:
         return {
-            "username": "Firenze",
+            "username": settings.SITE_NAME,
             "content": notice.text[:DISCORD_CONTENT_MAX],
             "allowed_mentions": {"parse": []},
             "embeds": [
@@ -50,13 +50,13 @@ def body(format: str, notice: notices.Notice) -> dict[str, Any]:
                     "title": notice.title[:256],
                     "url": notice.url,
                     "description": gettext("Open %(title)s")
-                    % {"title": notice.game_title or "Firenze"},
+                    % {"title": notice.game_title or settings.SITE_NAME},
                     "color": DISCORD_COLOUR,
                 }
             ],
         }
     if format == Format.SLACK:
-        label = slack_escape(notice.game_title or "Firenze")
+        label = slack_escape(notice.game_title or settings.SITE_NAME)
         return {
             "text": f"{slack_escape(notice.text)} <{notice.url}|{label}>",
             "unfurl_links": False,

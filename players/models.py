@@ -34,6 +34,8 @@ class GameRecord(models.Model):
     turns = models.PositiveIntegerField(help_text="Players' turns, as the engine counts them.")
     moves = models.PositiveIntegerField()
     rated = models.BooleanField()
+    # Rated in the pool of games with bot accounts (players.results): never both this and rated.
+    bot_pool = models.BooleanField(default=False)
     imported = models.BooleanField(default=False)
 
     class Meta:
@@ -76,7 +78,7 @@ class GameRecord(models.Model):
     @property
     def score_unit(self) -> str:
         engine = self.engine
-        return str(engine.score_unit) if engine else ""
+        return str(engine.look.score_unit) if engine else ""
 
 
 class SeatResult(models.Model):
@@ -165,3 +167,26 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.shown}"
+
+
+class BotPoolRating(models.Model):
+    """A rating in the pool of games with bot accounts (api/bots.py): programs, and the people
+    who play them, rated apart from games between people (players.results)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_pool_rating",
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    shown = models.IntegerField()
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-shown", "games"], name="bot_pool_rating_shown")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.shown} (bot pool)"

@@ -26,10 +26,10 @@ from django.db.models import (
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
-from games.history import records_in_order, visible_to
-from games.listing import ListedGame, listed_games
 from games.models import Game, Seat
 from games.rules import registry
+from players.history import records_in_order, visible_to
+from players.listing import ListedGame, listed_games
 from players.models import Rating, SeatResult
 from players.ratings import PROVISIONAL_GAMES
 
@@ -134,7 +134,7 @@ def rating_points(user: Any) -> list[tuple[Any, int]]:
         .order_by("-finished_at")
         .values_list("finished_at", "rating_shown")[:CHART_GAMES]
     )
-    return list(reversed(rows))
+    return [(when, shown) for when, shown in reversed(list(rows)) if shown is not None]
 
 
 def games_in_progress(user: Any) -> list[Game]:

@@ -1,10 +1,10 @@
 """The end of a game as the history, profiles and ratings keep it.
 
-`record_game_end` runs inside the transaction that stores the game's last move (games.play
-calls it after the move is saved, with the game row locked), so a finished game without its
-record, or a rating changed by a game that was rolled back, cannot exist. It is idempotent: a
-second call for the same game (a task run twice, a replayed end) finds the record and does
-nothing, so ratings change exactly once per game.
+`record_game_end` runs inside the transaction that stores the game's last move (a receiver of
+games.events.game_over, sent after the move is saved with the game row locked), so a finished
+game without its record, or a rating changed by a game that was rolled back, cannot exist. It
+is idempotent: a second call for the same game (a task run twice, a replayed end) finds the
+record and does nothing, so ratings change exactly once per game.
 
 Rated games (RATED_RULE below): only people, each of whom played at least half of their own
 steps. A game with a bot seat, or with a seat the bot played for most of the game (timeouts,
@@ -23,13 +23,27 @@ from games.models import Game, Move, Seat
 from games.results import standings
 from games.rules import protocol
 from players import ratings
-from players.models import GameRecord, Rating, SeatResult
+from players.models import BotPoolRating, GameRecord, Rating, SeatResult
 
+BOT_POOL_RULE = _(
+    "Games with a bot account (a program playing through the API) are rated apart, in the "
+    "bot pool, by the same rule."
+)
 RATED_RULE = _(
     "Rated: games between people only, in which the bot (after timeouts or on autopilot) "
     "played no more than half of any player's steps (a resignation does not count: it is a "
     "rated loss). Imported games are not rated."
 )
+
+
+def game_over(sender: Any, *, game: Game, state: Any, **kw: Any) -> None:
+    """games.events.game_over: the game's record, and the ratings if it is rated."""
+    record_game_end(game, state)
+
+
+def game_imported(sender: Any, *, game: Game, state: Any, **kw: Any) -> None:
+    """games.events.game_imported: an imported game's record (never rated)."""
+    record_game_end(game, state, imported=True)
 
 
 def places(totals: list[int]) -> list[int]:
@@ -54,7 +68,10 @@ def record_game_end(
     now = finished_at or timezone.now()
     # Places, winners and points from the one ranking the game page shows: ties share a place,
     # a resigned player comes last, a game a resignation ended counts the points in play.
-    ranking = {row.seat: row for row in standings(state, seats, game.engine)}
+    ranking = {
+        row.seat: row
+        for row in standings(state, seats, game.engine, abandoned=game.abandoned_at is not None)
+    }
     record = GameRecord.objects.create(
         game=game,
         started_at=activity["started"] or now,
@@ -71,18 +88,20 @@ def record_game_end(
     )
     results = []
     for seat in seats:
-        steps, bot_steps = activity["by_seat"].get(seat.number, (0, 0))
+        number = seat.number
+        assert number is not None  # the game was played: every seat has its number
+        steps, bot_steps = activity["by_seat"].get(number, (0, 0))
         person = not seat.is_bot and seat.user_id is not None
         results.append(
             SeatResult(
                 record=record,
                 user=seat.user if person else None,
-                seat=seat.number,
+                seat=number,
                 name=seat.name,
                 bot=seat.bot,
-                place=ranking[seat.number].place,
-                score=ranking[seat.number].score,
-                won=ranking[seat.number].winner,
+                place=ranking[number].place,
+                score=ranking[number].score,
+                won=ranking[number].winner,
                 steps=steps,
                 bot_steps=bot_steps,
                 abandoned=person
@@ -91,13 +110,17 @@ def record_game_end(
                 resigned=seat.has_resigned,
                 finished_at=now,
                 is_public=game.is_public,
-                details=details["seats"][seat.number],
+                details=details["seats"][number],
             )
         )
     record.rated = not imported and is_rated(results)
+    record.bot_pool = not imported and is_rated(results, pool="bots")
     if record.rated:
         record.save(update_fields=["rated"])
         apply_ratings(results)
+    elif record.bot_pool:  # rated apart: its ratings are not the people's (no chart points)
+        record.save(update_fields=["bot_pool"])
+        apply_ratings(results, model=BotPoolRating, note=False)
     SeatResult.objects.bulk_create(results)
     return record
 
@@ -119,34 +142,41 @@ def _activity(game: Game) -> dict[str, Any]:
     return {"by_seat": by_seat, "started": started}
 
 
-def is_rated(results: list[SeatResult]) -> bool:
+def is_rated(results: list[SeatResult], pool: str = "people") -> bool:
     """People only, each of whom played at least half of their steps, except those who
     resigned: the bot's steps after a resignation do not make the game unrated (conceding is a
-    loss, not a way out of one)."""
-    return len(results) >= 2 and all(
+    loss, not a way out of one). Bot accounts count as people who play, but a game with one is
+    rated in the bot pool (``pool="bots"``), never among people."""
+    accounts = len(results) >= 2 and all(
         r.user_id is not None and not r.bot and (r.resigned or 2 * r.bot_steps <= r.steps)
         for r in results
     )
+    with_bots = accounts and any(r.user is not None and r.user.bot_account for r in results)
+    return with_bots if pool == "bots" else accounts and not with_bots
 
 
-def apply_ratings(results: list[SeatResult]) -> None:
+def apply_ratings(
+    results: list[SeatResult], *, model: type[Rating | BotPoolRating] = Rating, note: bool = True
+) -> None:
     """Rate the game: lock the players' rating rows (two games ending at once for one player
-    must not lose an update), compute, store, and note each player's new rating on the result."""
-    user_ids = [r.user_id for r in results]
-    Rating.objects.bulk_create(
-        [
-            Rating(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
-            for uid in user_ids
-        ],
-        ignore_conflicts=True,
-    )
-    rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(user_id__in=user_ids)}
+    must not lose an update), compute, store, and (``note``) note each player's new rating on
+    the result. ``model`` is the pool: Rating among people, BotPoolRating with bot accounts."""
+    user_ids = [r.user_id for r in results if r.user_id is not None]
+    assert len(user_ids) == len(results)  # a rated game: accounts only (is_rated)
+    fresh: list[Any] = [  # of the pool's model (mypy reads a union of models as neither)
+        model(user_id=uid, mu=ratings.NEW.mu, sigma=ratings.NEW.sigma, shown=ratings.NEW.shown)
+        for uid in user_ids
+    ]
+    model.objects.bulk_create(fresh, ignore_conflicts=True)
+    rows = {r.user_id: r for r in model.objects.select_for_update().filter(user_id__in=user_ids)}
     before = [ratings.Skill(rows[u].mu, rows[u].sigma, rows[u].games) for u in user_ids]
     after = ratings.rate(before, [r.place for r in results])
-    for result, old, new in zip(results, before, after, strict=True):
-        row = rows[result.user_id]
+    for result, uid, old, new in zip(results, user_ids, before, after, strict=True):
+        row = rows[uid]
         row.mu, row.sigma, row.games, row.shown = new.mu, new.sigma, new.games, new.shown
         row.save(update_fields=["mu", "sigma", "games", "shown", "updated"])
+        if not note:
+            continue
         result.rating_mu, result.rating_sigma = new.mu, new.sigma
         result.rating_shown = new.shown
         result.rating_change = new.shown - old.shown

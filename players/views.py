@@ -1,4 +1,5 @@
-"""Public profiles and the leaderboard: thin views over players.profiles' queries."""
+"""Public profiles, the leaderboard and the history of finished games: thin views over the
+queries of players.profiles and players.history."""
 
 from __future__ import annotations
 
@@ -8,15 +9,28 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games.history import find_player, page_number
+from firenze_site.requests import HtmxHttpRequest
+from players import history as history_list
 from players import profiles
 from players.charts import line_chart
+from players.history import find_player, only_pages, page_number
 from players.models import Rating
 from players.ratings import PROVISIONAL_GAMES
 from players.results import RATED_RULE
 
 PER_PAGE = 50
 PROVISIONAL_SHOWN = 50
+
+
+@require_GET
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    """Finished games, newest first, filtered by a bookmarkable query string; htmx requests
+    get only the list, so the filters update it without reloading the page. Served at
+    /games/history/ (games/urls.py mounts players/history_urls.py)."""
+    viewer = request.user if request.user.is_authenticated else None
+    context = {"history": history_list.history(request.GET, viewer)}
+    template = "games/history.html#results" if request.htmx else "games/history.html"
+    return render(request, template, context)
 
 
 @require_GET
@@ -53,10 +67,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(ranked, PER_PAGE)
     if number > paginator.num_pages:
         if paginator.count:
-            notes.append(
-                _("There are only %(num_pages)s pages; here is the last one.")
-                % {"num_pages": paginator.num_pages}
-            )
+            notes.append(only_pages(paginator.num_pages))
         number = paginator.num_pages
     page = paginator.page(number)
     rows = list(page.object_list)
@@ -65,7 +76,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         for index, row in enumerate(rows):
             if index and row.shown != rows[index - 1].shown:
                 rank = page.start_index() + index
-            row.rank = rank
+            row.rank = rank  # type: ignore[attr-defined]  # the leaderboard's place
     provisional = ratings.filter(games__lt=PROVISIONAL_GAMES)
     context = {
         "page": page,

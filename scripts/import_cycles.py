@@ -12,7 +12,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["games", "players", "notifications", "chat", "accounts", "firenze_site"]
+APPS = [
+    "games",
+    "players",
+    "notifications",
+    "chat",
+    "accounts",
+    "firenze_site",
+    "api",
+    "streams",
+]
+
+
+# Entry points a server loads by name and nothing imports: they compose the apps (the ASGI one
+# puts the live streams beside Django), so they stand outside the graph, like manage.py.
+ENTRY_POINTS = {"firenze_site.asgi", "firenze_site.wsgi"}
 
 
 def modules(apps: list[str]) -> Iterator[tuple[str, Path]]:
@@ -20,7 +34,8 @@ def modules(apps: list[str]) -> Iterator[tuple[str, Path]]:
         for path in (ROOT / app).rglob("*.py"):
             if "migrations" not in path.parts:
                 name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-                yield name.removesuffix(".__init__"), path
+                if name not in ENTRY_POINTS:
+                    yield name.removesuffix(".__init__"), path
 
 
 def imports(path: Path, name: str, inner: bool) -> set[str]:

@@ -1,4 +1,5 @@
-"""Run the development stack: Django's web server, a Celery worker and Celery beat.
+"""Run the development stack: the site under uvicorn (pages, the API and the live event
+streams, which are async views: docs/api.md), a Celery worker and Celery beat.
 
 All three start together and stop together: Ctrl-C (or SIGTERM, or any one of them
 exiting) stops the others, so no stray worker keeps running after the terminal closes.
@@ -30,9 +31,24 @@ def site_url(address: str) -> str:
     return f"http://{host}:{port}" if port else f"http://{host}"
 
 
+def uvicorn_args(address: str) -> list[str]:
+    """uvicorn's --host and --port for a runserver-style address ("0.0.0.0:8000", "8000")."""
+    host, _, port = address.rpartition(":")
+    return ["--host", host.strip("[]") or "127.0.0.1", "--port", port or "8000"]
+
+
 CELERY = [str(BIN / "celery"), "-A", "firenze_site"]
 COMMANDS = {
-    "web": [sys.executable, "manage.py", "runserver", ADDRESS],
+    # An ASGI server, so the live streams hold no worker (they need Redis: STREAMS_REDIS_URL or
+    # CACHE_URL; without it pages poll). --reload restarts it when the code changes.
+    "web": [
+        str(BIN / "uvicorn"),
+        "firenze_site.asgi:application",
+        *uvicorn_args(ADDRESS),
+        "--reload",
+        "--reload-dir",
+        str(ROOT),
+    ],
     "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1"],
     "beat": [*CELERY, "beat", "--loglevel=INFO", "-s", "var/celerybeat-schedule"],
 }
@@ -47,6 +63,8 @@ def main() -> int:
     # Development mode is an explicit choice (production is the settings' default).
     os.environ["DEBUG"] = "true"
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # Emails: one line each in this terminal, with their link, and kept in var/mail/.
+    os.environ.setdefault("EMAIL_BACKEND", "firenze_site.dev_mail.EmailBackend")
     # Emails link to where the site is actually served (web, worker and beat all send them),
     # unless an operator set SITE_URL (a public name behind a proxy).
     os.environ.setdefault("SITE_URL", site_url(ADDRESS))

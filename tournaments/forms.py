@@ -1,8 +1,9 @@
 """Every value posted to tournaments is read here, through a form.
 
 The create form is the create-game form (games.forms.CreateGameForm) with the tournament's own
-fields: the engine's options and the clock come from that form unchanged, so whatever the games
-gain there (clock modes, say) a tournament's games get too. Hostile input gets a specific
+fields: the engine's options and the time control (games.forms.ClockForm: per turn or a time
+bank, days off) come from that form unchanged, so a tournament's games get whatever the games
+gain there. Hostile input gets a specific
 error: a sign-up window in the past or years ahead, a rating range upside down, ten thousand
 players, a knock-out at 4-player tables.
 """
@@ -109,7 +110,7 @@ class TournamentForm(CreateGameForm):
     )
 
     FIELD_ORDER = [
-        "name", "description", "format", "num_players", "*options", "time_limit", "rounds",
+        "name", "description", "format", "num_players", "*options", "*clock", "rounds",
         "group_size", "final_table", "max_players", "signup_closes", "min_rating",
         "max_rating", "is_public",
     ]  # fmt: skip
@@ -133,8 +134,9 @@ class TournamentForm(CreateGameForm):
             later = timezone.localtime() + timedelta(days=3)
             self.initial["signup_closes"] = later.replace(minute=0, second=0, microsecond=0)
         order = []
+        groups = {"*options": self.option_names, "*clock": list(self.CLOCK_FIELDS)}
         for name in self.FIELD_ORDER:
-            order += self.option_names if name == "*options" else [name]
+            order += groups.get(name, [name])
         self.fields = {name: self.fields[name] for name in order if name in self.fields}
 
     def clean_name(self) -> str:
@@ -200,8 +202,9 @@ class TournamentForm(CreateGameForm):
             )
 
     def clock(self) -> dict[str, Any]:
-        """The games' clock as the create-game form reads it (a pass-through: its fields)."""
-        return {"time_limit": int(self.cleaned_data["time_limit"])}
+        """The games' time control as the create-game form reads it (games.forms.ClockForm),
+        stored as games.timecontrol.TimeControl.to_dict()."""
+        return self.time_control().to_dict()
 
     def tournament_fields(self) -> dict[str, Any]:
         """What tournaments.signup.create takes."""

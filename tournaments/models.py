@@ -12,7 +12,6 @@ A season (a month of the standing ladder, per table size) is a tournament of the
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -21,7 +20,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, time_limit_label
+from games.models import Game
+from games.timecontrol import TimeControl
 
 NAME_MAX_LENGTH = 60
 DESCRIPTION_MAX_LENGTH = 2000
@@ -70,7 +70,7 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict, help_text="The games' options (the engine's).")
     clock = models.JSONField(
         default=dict,
-        help_text="The games' clock, as the create-game form gives it (time_limit in seconds).",
+        help_text="The games' time control (games.timecontrol.TimeControl.to_dict()).",
     )
     facets = models.CharField(
         max_length=120, blank=True, help_text="The options as the history filters them."
@@ -146,12 +146,21 @@ class Tournament(models.Model):
         return registry.get(self.engine_name)
 
     @property
-    def time_limit(self) -> timedelta:
-        return timedelta(seconds=int(self.clock.get("time_limit", 3 * 86400)))
+    def time_control(self) -> TimeControl:
+        """The games' clock. The first tournaments kept only seconds per turn (time_limit);
+        a clock this site can no longer read falls back to the default rather than break
+        the page (the games themselves keep the clock they were dealt with)."""
+        data = dict(self.clock or {})
+        if "time_limit" in data:
+            data = {"per_turn": data.pop("time_limit"), **data}
+        try:
+            return TimeControl.from_dict(data)
+        except ValueError:
+            return TimeControl()
 
     @property
-    def time_limit_label(self) -> str:
-        return time_limit_label(self.time_limit)
+    def time_control_label(self) -> str:
+        return self.time_control.label()
 
     @property
     def option_tags(self) -> list[str]:

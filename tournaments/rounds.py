@@ -11,7 +11,7 @@ dealt in the same transaction, and its players told through the outbox (tourname
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -32,10 +32,9 @@ class PlannedTable:
 
 
 def clock_options(tournament: Tournament) -> dict[str, Any]:
-    """The games' clock as create_table takes it, from the tournament's pass-through of the
-    create-game form's clock fields."""
-    clock = tournament.clock or {}
-    return {"time_limit": timedelta(seconds=int(clock.get("time_limit", 3 * 86400)))}
+    """The games' clock as create_table takes it: the tournament's time control (the
+    create-game form's clock fields)."""
+    return {"time_control": tournament.time_control}
 
 
 # --- the first round ------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from games.errors import RequestRefused
 from games.models import Seat
 from games.rules import registry
+from games.timecontrol import TimeControl
 from players.models import Rating
 from players.ratings import NEW
 from tournaments import news, pairing, results, rounds
@@ -82,7 +83,7 @@ def season_for(size: int, day: date) -> Tournament:
                 name=f"Season {month:%Y-%m}, {size} players",
                 engine_name=engine.name,
                 options=options,
-                clock={"time_limit": 3 * 86400},
+                clock=TimeControl().to_dict(),
                 facets=option_facets(engine, size, options),
                 signup_closes=now,
                 max_players=MAX_PLAYERS,

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, NotAllowed, RequestRefused
 from games.rules import protocol, registry
+from games.timecontrol import TimeControl
 from players import ratings
 from players.models import Rating
 from tournaments.models import Entry, Tournament
@@ -70,7 +71,7 @@ def create(
         format=fmt,
         engine_name=engine.name,
         options=options,
-        clock=dict(clock or {"time_limit": 3 * 86400}),
+        clock=dict(clock or TimeControl().to_dict()),
         facets=option_facets(engine, table_size, options),
         table_size=table_size,
         rounds=rounds if fmt == Tournament.Format.SWISS else 0,

@@ -19,17 +19,20 @@ LINK_ATTRIBUTES = ' rel="nofollow ugc noopener noreferrer" target="_blank"'
 
 @register.inclusion_tag("games/_chat.html", takes_context=True)
 def chat_thread(context: Any) -> dict[str, Any]:
-    request, game = context["request"], context["game"]
+    """The thread as ``user`` sees it (the game page is also drawn without a request, ahead
+    of a player's poll: games/page.py)."""
+    user, game = context["user"], context["game"]
     seats = context.get("seats")
-    return thread_context(request, game, seats=seats, csrf_token=context.get("csrf_token"))
+    return thread_context(user, game, seats=seats, csrf_token=context.get("csrf_token"))
 
 
-def thread_context(request: Any, game: Any, seats: list | None = None, **extra: Any) -> dict:
+def thread_context(
+    user: Any, game: Any, seats: list[Any] | None = None, **extra: Any
+) -> dict[str, Any]:
     return {
-        "request": request,
-        "user": request.user,
+        "user": user,
         "game": game,
-        "thread": services.thread(game, request.user, seats=seats),
+        "thread": services.thread(game, user, seats=seats),
         "max_length": services.MAX_LENGTH,
         **extra,
     }

@@ -1,18 +1,27 @@
-"""The one seam between the platform and a game: the engine protocol.
+"""The one seam between the platform and a game: the engine protocol, split by who asks.
 
-The lobby, the clock, the move service, e-mails, profiles, replays and exports know a game
-only through an `Engine` (like open_spiel's Game/State or boardgame.io's Game object): they
-never import a game's package. A game's Django app registers its engine when the app is
-ready; `Game.engine` looks up the engine a stored game was created with, by name and rules
-version, so a finished game keeps replaying under the rules it was played by.
+- `Rules`: the game itself, pure (state in, value out). The move service, the bots, replays,
+  imports and the records ask it.
+- `Presentation`: what people read and see of the game: its `Look` (names, words, template
+  names), the game page's context, log lines and refusals in words, the create form's options.
+- `Records`: what the history of finished games and the profiles keep of a game and show.
+
+An `Engine` is all three (like open_spiel's Game/State or boardgame.io's Game object); code
+that needs one part takes that part. The platform never imports a game's package: a game's
+Django app registers its engine (games.rules.registry) and `Game.engine` finds it by name and
+rules version, so a finished game keeps replaying under the rules it was played by. mypy
+proves each engine satisfies `Engine` where it is registered (`make lint`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # An engine's state is opaque to the platform: it passes it back to the same engine only.
 State = Any
@@ -20,15 +29,169 @@ Action = dict[str, Any]
 Bot = Callable[[State, random.Random], Action]
 
 
+class Rules(Protocol):
+    """The game itself, pure: every method takes a state (or nothing) and returns a value."""
+
+    name: str  # stored with every game and written into exports
+    rules_version: str  # raised whenever a change would replay a stored move log differently
+    min_players: int
+    max_players: int
+    bots: Mapping[str, Bot]  # by the name stored in Seat.bot; each sees only what apply sees
+    default_bot: str
+
+    @property
+    def illegal_action(self) -> type[Exception]:
+        """What apply_action raises for a move the rules refuse (Presentation words it)."""
+        ...
+
+    def normalise_options(
+        self, num_players: int, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """Every default filled in; ValueError (with a message for people) for bad ones."""
+        ...
+
+    def new_game(self, num_players: int, seed: int, options: Mapping[str, Any] | None) -> State: ...
+    def legal_actions(self, state: State) -> list[Action]: ...
+    def apply_action(self, state: State, action: Action) -> State: ...
+    def acting_seat(self, state: State) -> int | None: ...  # None once over
+    def is_over(self, state: State) -> bool: ...
+    def can_undo(self, state: State) -> bool: ...  # may the acting seat take back its last step
+    def scores(self, state: State) -> list[int]: ...  # per seat: running, then final
+    def winners(self, state: State) -> list[int]: ...
+    def progress(self, state: State) -> float | None:
+        """The share of the game played, 0 to 1, or None if it cannot tell (the clock's
+        expected end at the current pace)."""
+        ...
+
+    def player_view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What one seat (None: a watcher) may see: the only picture of a game in progress
+        that reaches a page (Presentation.page_context draws from it, never from the state)."""
+        ...
+
+    # The move log: each step's number and turn, its public lines (seats as {0}, {1}...) and
+    # what it changed (public parts only), stored with the move.
+    def step(self, state: State) -> int: ...
+    def turn_no(self, state: State) -> int: ...
+    def log_tokens(self, state: State) -> list[str]: ...
+    def changes(self, before: State, after: State) -> dict[str, Any]: ...
+
+    # Serialisation: the stored state is a cache of the log; from_dict raises ValueError for a
+    # dict it cannot read (an older schema), and the game is then replayed from its log.
+    def to_dict(self, state: State) -> dict[str, Any]: ...
+    def from_dict(self, data: Any) -> State: ...
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a game names and draws itself: fixed words (lazy, in the reader's language) and the
+    templates the platform's pages include."""
+
+    title: str  # the game's name ("Firenze"): "Your turn in Firenze", the create form's choice
+    tagline: StrOrPromise  # the game in one line (every page's footer)
+    pitch: StrOrPromise  # the game in a sentence for a newcomer (the home page)
+    score_unit: StrOrPromise  # what a score is counted in, short ("points")
+    score_name: StrOrPromise  # the same in full
+    seat_colours: Sequence[str]  # one per seat, distinct from anything drawn on the board
+    bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
+    # The engine's parts of the game page (templates/games/game.html says where each goes):
+    # template names by part, "board" required; "actions", "hand", "player", "turn", "phases"
+    # and "css" (a static stylesheet) optional; "options" (a forming game's options in words,
+    # `game.options`) for a game still forming; "hands" (every hand, face up, from
+    # replay_context) for the replay of a finished game.
+    page_parts: Mapping[str, str] = field(default_factory=dict)
+    score_template: str = ""  # the final score breakdown (page and replay), "" for none
+    rules_template: str = ""  # the rules page
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one viewer may see of a position, as the platform hands it to the presentation:
+    the seat's player_view and its own choices, never the state, so no page can show a hand
+    or the deck to anyone else."""
+
+    view: dict[str, Any]  # Rules.player_view(state, viewer)
+    viewer: int | None  # the viewer's seat; None for a watcher (or a replay)
+    acting: int | None  # the acting seat
+    choices: list[Action]  # the viewer's legal actions when it is their turn, else []
+    can_undo: bool  # the viewer may take back their last step
+    scores: list[int]  # per seat
+    names: list[str]  # per seat
+    colours: list[str]  # per seat
+    moves: Sequence[Any] = ()  # the moves the log shows, oldest first: seq, turn, seat, changes
+    # False once the game has ended, however it ended: a resignation leaves the engine's state
+    # mid-turn, so only the platform knows. Then no choices and no hints about the next turn.
+    live: bool = True
+
+    @property
+    def my_turn(self) -> bool:
+        return self.live and self.viewer is not None and self.acting == self.viewer
+
+
+class Presentation(Protocol):
+    """What people read and see of the game: pages, emails, the create form."""
+
+    look: Look
+
+    def page_context(self, seen: Seen) -> dict[str, Any]:
+        """What the game page draws: at least my_turn, acting_name, can_undo, final (the score
+        breakdown or None) and players, one dict per seat with seat, name, colour, initial,
+        is_me, is_acting and score (score_change optional); board_hint (a line under the
+        choices) and undo_note (why no undo is offered mid-turn) optional; anything else the
+        engine's parts read."""
+        ...
+
+    def replay_context(self, state: State, names: list[str]) -> dict[str, Any]:
+        """What the replay of a finished game adds (every hand may be shown then)."""
+        ...
+
+    def rules_context(self) -> dict[str, Any]: ...  # for look.rules_template
+    def format_line(self, line: str, names: Sequence[str]) -> str: ...  # a log line, in words
+    def refusal_text(self, exc: Exception) -> str:
+        """Why apply_action refused (its illegal_action), in the active language."""
+        ...
+
+    # The create form: the game's own option fields, read back into options; and a game's
+    # notable options as short tags for the list of open games.
+    def option_fields(self) -> dict[str, Any]: ...
+    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]: ...
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]: ...
+
+
 @dataclass(frozen=True)
 class RecordFacet:
     """Something the history of finished games can be filtered by (a game option, say): the
     query parameter and its choices, ("", "any") first. A record keeps the values of its
-    game's facets (Engine.record_details) in one short indexed column (players.GameRecord)."""
+    game's facets (Records.record_details) in one short indexed column (players.GameRecord)."""
 
     key: str
-    label: str
-    choices: Sequence[tuple[str, str]]
+    label: StrOrPromise
+    choices: Sequence[tuple[str, StrOrPromise]]
+
+
+class Records(Protocol):
+    """What the history of finished games and the profiles keep of a game and show."""
+
+    record_facets: Sequence[RecordFacet]
+    seat_tallies: Sequence[str]  # the per-seat counts a profile sums over a player's games
+
+    def record_details(self, state: State) -> dict[str, Any]:
+        """What a finished game's record keeps beyond places and points: "game" (a small dict,
+        shown by describe_record), "facets" (the value of each of record_facets) and "seats"
+        (a small dict per seat, with the ints of seat_tallies)."""
+        ...
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]: ...  # "game", in words
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        """(label, safe HTML) lines for a profile, from seat_tallies summed over its games."""
+        ...
+
+    def score_breakdown(self, state: State) -> list[dict[str, Any]] | None:
+        """Each seat's final score by source once the game reached its final scoring."""
+        ...
+
+
+class Engine(Rules, Presentation, Records, Protocol):
+    """A game as the platform plays, shows and records it."""
 
 
 def facet_text(values: Mapping[str, str]) -> str:
@@ -41,114 +204,10 @@ def facet_token(key: str, value: str) -> str:
     return f";{key}={value};"
 
 
-@runtime_checkable
-class Engine(Protocol):
-    """What the platform may ask of a game. Every method is pure: state in, value out."""
-
-    name: str  # stored with every game and written into exports
-    rules_version: str  # raised whenever a change would replay a stored move log differently
-    title: str  # the game's name for people ("Firenze")
-    min_players: int
-    max_players: int
-    seat_colours: Sequence[str]  # one per seat, distinct from anything drawn on the board
-    bots: Mapping[str, Bot]  # by the name stored in Seat.bot
-    default_bot: str
-    bot_names: Sequence[str]  # what seated bots are called, in order, at least max_players
-    illegal_action: type[Exception]  # what apply_action raises; refusal_text words it
-    # The engine's parts of the platform's game page (templates/games/game.html says where
-    # each goes): template names by part, "board" required; "actions", "hand", "player",
-    # "turn", "phases" and "css" (a static stylesheet) optional; "options" (a forming game's
-    # options in words, `game.options`) for the page of a game still forming; "hands" (every
-    # hand, face up, from replay_context) for the replay of a finished game.
-    page_parts: Mapping[str, str]
-    score_template: str  # the final score breakdown (page and replay), "" for none
-    score_unit: str  # what a score is counted in, short (e.g. "PP"), in the reader's language
-    score_name: str  # the same in full
-    tagline: str  # the game in one line, in the reader's language (every page's footer)
-    pitch: str  # the game in a sentence for a newcomer (the home page)
-    rules_template: str  # the rules page
-
-    # --- options: read by the create form, normalised for storage -------------------------
-    def option_fields(self) -> dict[str, Any]: ...
-    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]: ...
-    def normalise_options(self, num_players: int, options: dict[str, Any] | None) -> dict: ...
-
-    # --- play -----------------------------------------------------------------------------
-    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None) -> State: ...
-    def legal_actions(self, state: State) -> list[Action]: ...
-    def apply_action(self, state: State, action: Action) -> State: ...
-    def refusal_text(self, exc: Exception) -> str:
-        """Why apply_action refused (its illegal_action exception), in the active language:
-        the engine stays language-free, its adapter words the reason for the player."""
-        ...
-
-    def acting_seat(self, state: State) -> int | None: ...
-    def is_over(self, state: State) -> bool: ...
-    def scores(self, state: State) -> list[int]: ...
-    def winners(self, state: State) -> list[int]: ...
-    def can_undo(self, state: State) -> bool: ...
-    def step(self, state: State) -> int: ...
-    def turn_no(self, state: State) -> int: ...
-    def first_seat(self, state: State) -> int | None: ...
-
-    # --- what may be shown ----------------------------------------------------------------
-    def player_view(self, state: State, seat: int | None) -> dict[str, Any]: ...
-    def to_dict(self, state: State) -> dict[str, Any]: ...
-    def from_dict(self, data: Any) -> State: ...
-    def ended_normally(self, data: Any) -> bool: ...
-    def log_tokens(self, state: State) -> list[str]: ...
-    def format_line(self, line: str, names: Sequence[str]) -> str: ...
-    def changes(self, before: State, after: State) -> dict[str, Any]: ...
-    def score_breakdown(self, state: State) -> list[dict[str, Any]] | None: ...
-    def record_details(self, state: State) -> dict[str, Any]:
-        """What a finished game's record keeps beyond places and points: "game" (a small dict,
-        shown by describe_record), "facets" (the value of each of record_facets) and "seats"
-        (a small dict per seat, with ints summed by a profile for seat_tallies)."""
-        ...
-
-    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
-        """A game's notable options as short tags, for the list of open games."""
-        ...
-
-    # --- history and profiles: what records keep and show ------------------------------------
-    record_facets: Sequence[RecordFacet]
-    seat_tallies: Sequence[str]  # the per-seat counts a profile sums over a player's games
-
-    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
-        """A record's "game" details in words, for lists of finished games."""
-        ...
-
-    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
-        """(label, safe HTML) lines for a profile, from the seat_tallies summed over a
-        player's games."""
-        ...
-
-    def page_context(
-        self,
-        state: State,
-        viewer: int | None,
-        names: list[str],
-        colours: list[str],
-        moves: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        """What the game page draws, from the viewer's seat: at least my_turn, acting_name,
-        can_undo, final (the score breakdown or None) and players, one dict per seat with
-        seat, name, colour, initial, is_me, is_acting and score (score_change optional); board_hint
-        (a line under the choices) optional; anything else the engine's parts read."""
-        ...
-
-    def replay_context(self, state: State, names: list[str]) -> dict[str, Any]: ...
-    def rules_context(self) -> dict[str, Any]: ...
-
-
-PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, with the engine's parts
-
-
-def page_names(engine: Engine) -> dict[str, Any]:
-    """What the platform's game page and replay take from the engine itself (not its state)."""
-    return {
-        "page_parts": engine.page_parts,
-        "score_template": engine.score_template,
-        "score_unit": engine.score_unit,
-        "score_name": engine.score_name,
-    }
+def progress(engine: Rules, state: State) -> float | None:
+    """The share of the game played, 0 to 1 (the engine's own estimate, clamped; 1 once over),
+    or None if it cannot tell: the clock's expected end reads it."""
+    if engine.is_over(state):
+        return 1.0
+    value = engine.progress(state)
+    return None if value is None else min(1.0, max(0.0, float(value)))

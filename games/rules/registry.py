@@ -54,8 +54,16 @@ def versions(name: str) -> list[str]:
 
 def default_name() -> str:
     """The engine a new game plays unless told otherwise (settings.GAMES_DEFAULT_ENGINE)."""
-    return settings.GAMES_DEFAULT_ENGINE
+    name: str = settings.GAMES_DEFAULT_ENGINE
+    return name
 
 
 def default() -> Engine:
     return get(default_name())
+
+
+def current() -> list[Engine]:
+    """The engines new games may play, the default first, then by title: the create form
+    offers a choice when there are several."""
+    first = default_name()
+    return sorted(_CURRENT.values(), key=lambda e: (e.name != first, e.look.title))

@@ -1,10 +1,10 @@
-"""`{{ label|in_sentence }}`: a label inside a sentence (games/wording.py)."""
+"""`{{ label|in_sentence }}`: a label inside a sentence (games/rules/wording.py)."""
 
 from __future__ import annotations
 
 from django import template
 
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 
 register = template.Library()
 register.filter("in_sentence", in_sentence)

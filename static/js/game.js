@@ -64,7 +64,10 @@
     var panel = document.getElementById("panel");
     var visible = panel && panel.getClientRects().length > 0;
     var target = visible ? panel : document.getElementById("status");
-    if (target) target.focus({ preventScroll: !visible });
+    // On a phone the panel is a bar stuck to the bottom of the screen (game.css): in view
+    // already, and scrolling to its place in the page would jump away from the board.
+    var stuck = visible && window.getComputedStyle(panel.parentElement).position === "sticky";
+    if (target) target.focus({ preventScroll: !visible || stuck });
   }
 
   var seenVersion = version();
@@ -73,7 +76,10 @@
   // One update swaps several parts (the panel, then the board, log and status out of band),
   // each settling on its own: the page is read once the last of them has settled.
   var timer = null;
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
+    // The player's notepad (loaded and saved on its own) is not an update of the game.
+    var settled = event.target;
+    if (settled && settled.closest && settled.closest("#notes")) return;
     if (timer !== null) window.clearTimeout(timer);
     timer = window.setTimeout(update, 60);
   });
@@ -93,4 +99,37 @@
     seenLines = logLines();
     focusPanel();
   }
+})();
+
+// Live updates (templates/games/game.html, #live): htmx's SSE extension holds the game's event
+// stream, and each event triggers the poller at once. While the stream is open the 5-second
+// poll stands down (it still runs once a minute, a safety net); when the stream fails the poll
+// goes on as before, and when it opens again the poller asks at once for what it missed.
+(function () {
+  "use strict";
+  var live = false;
+  var wasDown = false;
+  var skipped = 0;
+
+  function poll() {
+    var poller = document.getElementById("poller");
+    if (poller && window.htmx) window.htmx.trigger(poller, "refresh");
+  }
+
+  document.addEventListener("htmx:sseOpen", function () {
+    live = true;
+    if (wasDown) poll();
+    wasDown = false;
+  });
+  document.addEventListener("htmx:sseError", function () {
+    live = false;
+    wasDown = true;
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var detail = event.detail || {};
+    if (!live || !detail.elt || detail.elt.id !== "poller") return;
+    if (detail.requestConfig && detail.requestConfig.triggeringEvent) return; // an event, not the timer
+    skipped += 1;
+    if (skipped % 12 !== 0) event.preventDefault();
+  });
 })();

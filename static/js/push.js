@@ -13,12 +13,29 @@
   var disable = document.getElementById("push-disable");
   var status = document.getElementById("push-status");
 
+  var words = box.dataset;
+
   function say(text) {
     status.textContent = text;
   }
 
+  // The player's words for what went wrong: the browser's own message ("Registration failed -
+  // permission denied") is for developers, and in English whatever the page's language.
+  function why(error, fallback) {
+    if (error && error.fromServer) {
+      return error.message;
+    }
+    if (error && error.name === "NotAllowedError") {
+      return words.sayDenied;
+    }
+    if (error && error.name === "TypeError") {
+      return words.sayOffline;  // fetch() failed: no connection
+    }
+    return fallback;
+  }
+
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    say("This browser cannot show push notifications (on an iPhone, add the site to the Home Screen first).");
+    say(words.sayUnsupported);
     return;
   }
 
@@ -38,9 +55,13 @@
       headers: { "X-CSRFToken": csrfToken() },
       body: new URLSearchParams(data),
     }).then(function (response) {
-      return response.json().then(function (body) {
+      return response.json().catch(function () {
+        return {};
+      }).then(function (body) {
         if (!response.ok) {
-          throw new Error(body.error || "The server refused (" + response.status + ").");
+          var refused = new Error(body.error || words.sayFailed);
+          refused.fromServer = true;
+          throw refused;
         }
         return body;
       });
@@ -62,11 +83,11 @@
     disable.hidden = !subscription;
     if (Notification.permission === "denied") {
       enable.hidden = true;
-      say("Notifications are blocked for this site in your browser's settings.");
+      say(words.sayBlocked);
     } else if (subscription) {
-      say("This device gets push notifications.");
+      say(words.sayOn);
     } else {
-      say("This device gets no push notifications.");
+      say(words.sayOff);
     }
   }
 
@@ -80,7 +101,7 @@
     })
     .then(show)
     .catch(function (error) {
-      say("Push notifications could not start: " + error.message);
+      say(why(error, words.sayFailed));
     });
 
   enable.addEventListener("click", function () {
@@ -88,7 +109,9 @@
     Notification.requestPermission()
       .then(function (permission) {
         if (permission !== "granted") {
-          throw new Error("notifications were not allowed.");
+          var denied = new Error("permission " + permission);
+          denied.name = "NotAllowedError";
+          throw denied;
         }
         return ready;
       })
@@ -111,7 +134,7 @@
       })
       .catch(function (error) {
         enable.disabled = false;
-        say("Not switched on: " + error.message);
+        say(why(error, words.sayFailed));
       });
   });
 
@@ -135,7 +158,7 @@
       })
       .catch(function (error) {
         disable.disabled = false;
-        say("Not switched off: " + error.message);
+        say(why(error, words.sayStopFailed));
       });
   });
 })();

@@ -97,6 +97,7 @@ PAGES = [
     ("profile", None, "/players/anna/"),
     ("leaderboard", None, "/players/"),
     ("account", "anna", "/accounts/profile/"),
+    ("api-tokens", "anna", "/accounts/api/"),
     ("away", "anna", "/games/away/"),
     ("rules", None, "/rules/"),
     ("email-unsubscribe", None, "{unsubscribe}"),
@@ -104,6 +105,8 @@ PAGES = [
     ("email-sign-in-link", None, "{login_link}"),
     ("signup", None, "/accounts/signup/"),
     ("login", None, "/accounts/login/"),
+    ("inbox", "anna", "/inbox/"),
+    ("play-against-bots", "anna", "/games/bots/"),
 ]
 
 

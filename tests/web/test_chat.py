@@ -352,7 +352,7 @@ def test_it_emails_new_messages_at_most_hourly_only_to_players_who_chose_it(
     assert [m.to for m in sent] == [[reader.email]]  # the player to move gets none
     assert "Anyone there?" in sent[0].body and "Hello?" in sent[0].body
     assert "Hello again" not in sent[0].body  # written after the email went
-    assert "/email/unsubscribe/" in sent[0].body and "Stop new messages emails" in sent[0].body
+    assert "/email/unsubscribe/" in sent[0].body and "Stop “New messages” emails" in sent[0].body
 
     Notification.objects.filter(kind="new_messages").update(
         created=timezone.now() - timedelta(minutes=61)

@@ -221,3 +221,13 @@ def test_it_requeues_a_bot_turn_that_was_never_played(anna, django_capture_on_co
     assert result["bots"] == 1
     game.refresh_from_db()
     assert _acting_user(game) == anna
+
+
+def test_the_away_page_lists_the_days_as_the_player_entered_them(client, anna):
+    client.force_login(anna)
+    year = timezone.localdate().year + 1
+    client.post(reverse("games:away"), {"first_day": f"{year}-12-20", "last_day": f"{year}-12-27"})
+    page = client.get(reverse("games:away")).content.decode()
+    first, last = date(year, 12, 20), date(year, 12, 27)
+    assert f"{first:%a} 20 Dec {year} – {last:%a} 27 Dec {year}" in page
+    assert "28 Dec" not in page and "back that morning" not in page

@@ -56,9 +56,10 @@ FIELDS = [
     "switch", "List-Unsubscribe", "code", "oldpassword", "action_add", "action_remove",
     "action_primary", "action_send", "remember", "next", "csrfmiddlewaretoken", "type", "x",
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
-    "setting", "reason", "muted", "name", "description", "rounds", "group_size",
-    "final_table", "max_players", "signup_closes", "min_rating", "max_rating", "featured",
-    "size", "tournaments__email", "tournaments__webhook", "tournaments__push",
+    "setting", "reason", "muted", "game", "clock_mode", "bank", "bonus", "bank_cap",
+    "days_off", "name", "scope", "invitation", "calendar", "description", "rounds",
+    "group_size", "final_table", "max_players", "signup_closes", "min_rating", "max_rating",
+    "featured", "size", "tournaments__email", "tournaments__webhook", "tournaments__push",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -171,7 +172,7 @@ def takes_post(route: str, world: World) -> bool:
     probe.force_login(world.anna)
     sample = {"pk": str(world.public.pk), "game_id": str(world.public.pk), "seat_id": "1",
               "token": "x", "key": "x", "uidb36": "1", "message_id": "1", "user_id": "1",
-              "device_id": "1"}  # fmt: skip
+              "device_id": "1", "token_id": "1"}  # fmt: skip
     return probe.post(fill(route, sample)).status_code != 405
 
 
@@ -193,7 +194,7 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
             name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40])))
-            for name in ("message_id", "user_id", "device_id")
+            for name in ("message_id", "user_id", "device_id", "token_id")
         },
     }
 

@@ -360,7 +360,7 @@ def test_it_words_a_refused_move_in_the_players_language(anna, ben, language, re
         htmx=True,
     )
 
-    german = {"white": "weiß", "yellow": "gelb", "green": "grün", "red": "rot", "blue": "blau"}
+    german = {"white": "weiß", "yellow": "gelb", "green": "grün", "red": "rotbraun", "blue": "blau"}
     named = german.get(colour, "violett") if language == "de" else colour
     assert_refused(response, reason % named, htmx=True, status=400)
     assert snapshot(game) == before
@@ -370,7 +370,10 @@ def test_it_words_a_refused_move_in_the_players_language(anna, ben, language, re
     ("language", "reason"),
     [
         ("en", "You can only build in the build phase; this is the choose a card phase."),
-        ("de", "Bauen kannst du nur in der Phase „Bauen“; jetzt ist die Phase „Karte wählen“."),
+        (
+            "de",
+            "Bauen kannst du nur in der Phase „Türme bauen“; jetzt ist die Phase „Karte wählen“.",
+        ),
     ],
 )
 def test_it_names_the_phases_as_the_phase_strip_does(anna, ben, language, reason):

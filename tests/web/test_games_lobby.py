@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from datetime import timedelta
+from unittest.mock import patch
 
 import pytest
 from django.urls import reverse
@@ -318,17 +319,21 @@ def test_it_opens_an_invite_only_game_with_the_invite_link_and_seats_its_holder(
 
 
 def test_it_keeps_the_invite_link_when_a_joining_player_is_refused(anna, ben, carla):
-    game = open_game(anna, 2, is_public=False)
-    lobby.join(game, ben, token=game.invite_token)
+    game = open_game(anna, 3, is_public=False)
+    Seat.objects.create(game=game, bot="greedy", bot_name="Lorenzo")
+    lobby.invite(game, anna, "Ben")
     browser = signed_in(carla)
+    token = game.invite_token
 
-    response = browser.post(url("join", game), {"token": game.invite_token})
+    with patch.object(lobby, "_free_seats", return_value=0):  # Ben took the seat meanwhile
+        response = browser.post(url("join", game), {"token": token})
 
     assert response.status_code == 303
+    assert response["Location"] == f"{url('detail', game)}?token={token}"
     page = browser.get(response["Location"])
     assert page.status_code == 200
     assert "All seats of this game are taken." in text_of(page)
-    assert seated(game) == {anna, ben}
+    assert seated(game) == {anna, None}
 
 
 def test_it_does_not_open_the_invite_link_of_another_game(anna, ben):

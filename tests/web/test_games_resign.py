@@ -34,6 +34,7 @@ def test_it_asks_for_confirmation_and_explains_what_happens(anna, ben):
 
     page = text_of(browser.get(resign_url(game)))
     assert "the game ends now" in page and "ranked last" in page
+    assert "Nobody else is left to play against" in page and "Ben wins" in page
 
     refused = browser.post(resign_url(game), {})
     assert refused.status_code == 400

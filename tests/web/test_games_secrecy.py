@@ -128,7 +128,7 @@ def normalised(body: str) -> str:
 def hands_shown(body: str) -> list[list[str]]:
     """The card names of every hand section on a page."""
     return [
-        re.findall(r"<strong>(?:<a [^>]*>)?([^<]+)(?:</a>)?</strong>", section)
+        re.findall(r"<strong>(?:<(?:a|button) [^>]*>)?([^<]+)<", section)
         for section in re.findall(r'<ul class="hand">(.*?)</ul>', body, re.S)
     ]
 

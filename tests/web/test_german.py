@@ -3,7 +3,7 @@
 Each page is rendered for a German player (and a German browser for visitors), the same page in
 English must differ from it, and the German text a player meets (visible text, plus the titles,
 labels and placeholders a screen reader or a hover shows) is searched for common English words
-after taking out names: players', bots', game titles, card names (RULINGS.md §2 keeps them
+after taking out names: players', bots', game titles, card names (docs/rules.md §2.3 keeps them
 English), product names (Firenze, Discord, Slack, Webhook) and addresses.
 """
 
@@ -194,6 +194,9 @@ def pages(cast) -> list[tuple[str, str | None, str]]:
         ("email link: bad", None, "/email/unsubscribe/nonsense/"),
         ("unsubscribe", None, links.unsubscribe_url(anna, "invitations").split("8000", 1)[1]),
         ("not found", "anna", "/games/999999/"),
+        ("inbox", "anna", "/inbox/"),
+        ("play against bots", "anna", "/games/bots/"),
+        ("notepad", "anna", f"/games/{playing}/notes/"),
     ]
 
 

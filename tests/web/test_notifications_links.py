@@ -7,6 +7,7 @@ Links are read out of the emails the way a player would click them.
 
 from __future__ import annotations
 
+import html
 import re
 import time
 from datetime import timedelta
@@ -78,12 +79,13 @@ def test_it_unsubscribes_from_one_kind_with_one_click_without_signing_in(game, a
     message = email_to(anna, game, "game_started")
     path = path_in(message, "/email/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe"] == f"<http://localhost:8000{path}>"
-    assert "Stop invitations emails (one click)" in message.body
+    assert "Stop “Invitations” emails (one click)" in message.body
     client = Client()
 
     page = client.get(path)  # what a mail scanner sees: buttons, nothing changed yet
     assert page.status_code == 200
-    assert b"Stop invitations emails?" in page.content and b'method="post"' in page.content
+    assert "Stop “Invitations” emails?" in page.content.decode()
+    assert b'method="post"' in page.content
     assert email_table(anna) == ALL_ON
 
     done = client.post(path)
@@ -96,9 +98,9 @@ def test_it_unsubscribes_from_one_kind_with_one_click_without_signing_in(game, a
 
 def test_it_offers_every_other_kind_one_click_away_from_any_email(game, anna):
     path = path_in(email_to(anna, game, "reminder"), "/email/unsubscribe/")
-    page = Client().get(path).content.decode()
-    for label in ("your turn", "timeouts", "game over", "new messages", "invitations"):
-        assert f"Stop {label} emails" in page
+    page = html.unescape(Client().get(path).content.decode())
+    for label in ("Your turn", "Timeouts", "Game over", "New messages", "Invitations"):
+        assert f"Stop “{label}” emails" in page
     assert "Stop all game emails" in page
 
     Client().post(path, {"kind": "game_over"})

@@ -37,7 +37,7 @@ def acting_user(game: Game):
 def hands_shown(body: str) -> list[list[str]]:
     """The card names in every "Your hand" list of a page."""
     return [
-        re.findall(r"<strong>(?:<a [^>]*>)?([^<]+)(?:</a>)?</strong>", section)
+        re.findall(r"<strong>(?:<(?:a|button) [^>]*>)?([^<]+)<", section)
         for section in re.findall(r'<ul class="hand">(.*?)</ul>', body, re.S)
     ]
 

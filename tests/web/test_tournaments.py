@@ -76,7 +76,7 @@ def test_it_creates_a_tournament_with_the_games_options_and_clock(anna):
         4,
         2,
     )
-    assert found.options["campanile"] is True and found.clock == {"time_limit": 86400}
+    assert found.options["campanile"] is True and found.time_control.per_turn == timedelta(days=1)
     assert ";campanile=on;" in found.facets
     assert found.creator == anna and found.is_signup and found.is_public
 

@@ -20,7 +20,6 @@ from games import events
 from games.models import Game, Move
 from games.rules.firenze import rules
 from games.rules.firenze.rules.bots import greedy
-from players.results import record_game_end
 from tests.web.helpers import with_totals
 from tests.web.test_games_concurrency import at_once, outcomes
 from tests.web.tournament_helpers import field, started, table_users
@@ -100,16 +99,15 @@ def final_state(game: Game, winner_first: list) -> tuple[list[Move], object]:
 
 
 def end_at_once(game_id: int, moves: list[Move], state: object) -> None:
-    """The game's last move as a worker stores it: under the game's lock, its record and
-    game_over in the same transaction."""
+    """The game's last move as a worker stores it: under the game's lock, game_over (the
+    record, then the table) in the same transaction."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         Move.objects.bulk_create(moves)
         game.store_state(state)
         game.version += len(moves)
         game.save()
-        record_game_end(game, state)
-        events.game_over.send(Game, game=game)
+        events.game_over.send(Game, game=game, state=state)  # players records it first
 
 
 def test_the_last_two_games_ending_at_once_both_count_and_round_two_comes_once(

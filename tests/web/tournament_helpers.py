@@ -57,7 +57,7 @@ def end_game(game: Game, order: list[Any]) -> None:
         score -= 10
     fast_forward(game, totals=totals)
     with transaction.atomic():
-        events.game_over.send(Game, game=game)
+        events.game_over.send(Game, game=game, state=game.load_state())
 
 
 def table_users(table: Table) -> list[Any]:

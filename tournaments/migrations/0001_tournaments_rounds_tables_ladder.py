@@ -40,7 +40,7 @@ class Migration(migrations.Migration):
                 ('format', models.CharField(choices=[('swiss', 'Swiss'), ('groups', 'Round robin in groups'), ('knockout', 'Knock-out'), ('season', 'Season')], max_length=10)),
                 ('engine_name', models.CharField(max_length=40)),
                 ('options', models.JSONField(default=dict, help_text="The games' options (the engine's).")),
-                ('clock', models.JSONField(default=dict, help_text="The games' clock, as the create-game form gives it (time_limit in seconds).")),
+                ('clock', models.JSONField(default=dict, help_text="The games' time control (games.timecontrol.TimeControl.to_dict()).")),
                 ('facets', models.CharField(blank=True, help_text='The options as the history filters them.', max_length=120)),
                 ('table_size', models.PositiveSmallIntegerField()),
                 ('rounds', models.PositiveSmallIntegerField(default=0, help_text='Swiss: chosen; knock-out and groups: set when it starts.')),

@@ -48,7 +48,7 @@ class Command(BaseCommand):
             replayed = game.replayed_state(actions)
         except engine.illegal_action as exc:
             return f"move log does not replay: {exc}"
-        stored = game.state
+        stored = game.state or {}
         fresh = engine.to_dict(replayed)
         if stored != fresh:
             keys = sorted(k for k in fresh if stored.get(k) != fresh.get(k))

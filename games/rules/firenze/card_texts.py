@@ -3,7 +3,7 @@
 The English is the card's entry in the engine's registry (firenze.rules.cards), marked there
 with gettext_noop so `make messages` collects it; the engine stays free of Django, and the
 translation happens here, when a page is rendered (German from locale/de). Card names stay in
-English in every language (RULINGS.md §2).
+English in every language (docs/rules.md §2.3).
 """
 
 from __future__ import annotations

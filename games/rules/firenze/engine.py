@@ -1,5 +1,6 @@
-"""Firenze as the platform sees it: the engine protocol of games.rules.protocol, implemented by
-delegating to the pure rules package and this app's presenters. Registered by FirenzeConfig."""
+"""Firenze as the platform sees it: the engine protocol of games.rules.protocol (its rules,
+presentation and records), implemented by delegating to the pure rules package and this app's
+presenters. Registered by FirenzeConfig, where mypy checks it against the protocol."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.rules.firenze import forms, records, rules
+from games.rules.firenze import forms, presenters, records, rules, rules_help
 from games.rules.firenze.log_words import word_line
+from games.rules.firenze.refusals import illegal_action_text
 from games.rules.firenze.rules import bots
 from games.rules.firenze.rules.data import COLORS
+from games.rules.protocol import Bot, Look, RecordFacet, Seen
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -20,38 +23,43 @@ SEAT_COLOURS = ["black", "orange", "teal", "pink"]
 class FirenzeEngine:
     name = rules.ENGINE_NAME
     rules_version = rules.RULES_VERSION
-    title = "Firenze"
     min_players = 2
     max_players = 4
-    seat_colours: Sequence[str] = SEAT_COLOURS
-    bots: Mapping[str, bots.Bot] = {"greedy": bots.greedy, "random": bots.random_player}
+    bots: Mapping[str, Bot] = {"greedy": bots.greedy, "random": bots.random_player}
     default_bot = "greedy"
-    # Bots are named after Florentines: distinct in a game, readable in a log, and with
-    # distinct initials so their seals (BL, BC, BF) tell them apart.
-    bot_names: Sequence[str] = ("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante")
     illegal_action = rules.IllegalAction
-    page_parts: Mapping[str, str] = {
-        part: f"firenze/parts.html#{part}"
-        for part in ("board", "turn", "phases", "actions", "hand", "player", "options", "hands")
-    }
-    score_template = "firenze/_score_breakdown.html"
-    score_unit = pgettext_lazy("prestige points", "PP")
-    score_name = gettext_lazy("Prestige points")
-    tagline = gettext_lazy("Firenze — build the towers of Florence, one turn at a time.")
-    pitch = gettext_lazy("Build the towers of Renaissance Florence with friends, at your own pace.")
-    rules_template = "firenze/rules.html"
+    look = Look(
+        title="Firenze",
+        tagline=gettext_lazy("Firenze — build the towers of Florence, one turn at a time."),
+        pitch=gettext_lazy(
+            "Build the towers of Renaissance Florence with friends, at your own pace."
+        ),
+        score_unit=pgettext_lazy("prestige points", "PP"),
+        score_name=gettext_lazy("Prestige points"),
+        seat_colours=SEAT_COLOURS,
+        # Bots are named after Florentines: distinct in a game, readable in a log, and with
+        # distinct initials so their seals (BL, BC, BF) tell them apart.
+        bot_names=("Lorenzo", "Cosimo", "Filippo", "Giotto", "Matilde", "Dante"),
+        page_parts={
+            part: f"firenze/parts.html#{part}"
+            for part in ("board", "turn", "phases", "actions", "hand", "player", "options", "hands")
+        },
+        score_template="firenze/_score_breakdown.html",
+        rules_template="firenze/rules.html",
+    )
 
-    def option_fields(self) -> dict[str, Any]:
-        return forms.option_fields()
+    # --- rules ------------------------------------------------------------------------------
 
-    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
-        return forms.options_from_form(cleaned_data)
-
-    def normalise_options(self, num_players: int, options: dict[str, Any] | None) -> dict:
+    def normalise_options(
+        self, num_players: int, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
         """Every default filled in; ValueError (with a message for people) for bad ones."""
-        return rules.to_dict(rules.new_game(num_players, 0, options))["options"]
+        normal: dict[str, Any] = rules.to_dict(rules.new_game(num_players, 0, options))["options"]
+        return normal
 
-    def new_game(self, num_players: int, seed: int, options: dict[str, Any] | None) -> Any:
+    def new_game(
+        self, num_players: int, seed: int, options: Mapping[str, Any] | None
+    ) -> rules.State:
         return rules.new_game(num_players, seed, options)
 
     def legal_actions(self, state: rules.State) -> list[dict[str, Any]]:
@@ -60,16 +68,17 @@ class FirenzeEngine:
     def apply_action(self, state: rules.State, action: dict[str, Any]) -> rules.State:
         return rules.apply_action(state, action)
 
-    def refusal_text(self, exc: Exception) -> str:
-        from games.rules.firenze.refusals import illegal_action_text
-
-        return illegal_action_text(exc)
-
     def acting_seat(self, state: rules.State) -> int | None:
         return rules.acting_seat(state)
 
     def is_over(self, state: rules.State) -> bool:
         return rules.is_over(state)
+
+    def can_undo(self, state: rules.State) -> bool:
+        return rules.can_undo(state)
+
+    def progress(self, state: rules.State) -> float:
+        return rules.progress(state)
 
     def scores(self, state: rules.State) -> list[int]:
         return rules.scores(state)
@@ -77,8 +86,8 @@ class FirenzeEngine:
     def winners(self, state: rules.State) -> list[int]:
         return rules.winners(state)
 
-    def can_undo(self, state: rules.State) -> bool:
-        return rules.can_undo(state)
+    def player_view(self, state: rules.State, seat: int | None) -> dict[str, Any]:
+        return rules.player_view(state, seat)
 
     def step(self, state: rules.State) -> int:
         return state.step
@@ -86,11 +95,11 @@ class FirenzeEngine:
     def turn_no(self, state: rules.State) -> int:
         return state.turn_no
 
-    def first_seat(self, state: rules.State) -> int | None:
-        return rules.to_dict(state)["start_seat"]
+    def log_tokens(self, state: rules.State) -> list[str]:
+        return rules.log_tokens(state)
 
-    def player_view(self, state: rules.State, seat: int | None) -> dict[str, Any]:
-        return rules.player_view(state, seat)
+    def changes(self, before: rules.State, after: rules.State) -> dict[str, Any]:
+        return rules.changes(before, after)
 
     def to_dict(self, state: rules.State) -> dict[str, Any]:
         return rules.to_dict(state)
@@ -98,52 +107,10 @@ class FirenzeEngine:
     def from_dict(self, data: Any) -> rules.State:
         return rules.from_dict(data)
 
-    def ended_normally(self, data: Any) -> bool:
-        """Whether a stored state reached the final scoring (not cut short by a resignation)."""
-        return bool((data or {}).get("final"))
+    # --- presentation -----------------------------------------------------------------------
 
-    def log_tokens(self, state: rules.State) -> list[str]:
-        return rules.log_tokens(state)
-
-    def format_line(self, line: str, names: Sequence[str]) -> str:
-        """The line in the reader's language (firenze/log_words.py), names filled in."""
-        return rules.format_line(word_line(line), list(names))
-
-    def changes(self, before: rules.State, after: rules.State) -> dict[str, Any]:
-        return rules.changes(before, after)
-
-    def score_breakdown(self, state: rules.State) -> list[dict[str, Any]] | None:
-        """Each seat's final PP by source, once the game reached its final scoring."""
-        if not rules.is_over(state):
-            return None
-        return rules.player_view(state, None)["final"]["players"]
-
-    record_facets = records.FACETS
-    seat_tallies = COLORS
-
-    def record_details(self, state: rules.State) -> dict[str, Any]:
-        return records.record_details(state)
-
-    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
-        return ["Campanile"] if options.get("campanile") else []
-
-    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
-        return records.describe_options(details)
-
-    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
-        return records.career_facts(tallies)
-
-    def page_context(
-        self,
-        state: rules.State,
-        viewer: int | None,
-        names: list[str],
-        colours: list[str],
-        moves: list[dict[str, Any]],
-    ) -> dict[str, Any]:
-        from games.rules.firenze.presenters import game_context
-
-        context = game_context(state, viewer, names, colours, moves)
+    def page_context(self, seen: Seen) -> dict[str, Any]:
+        context = presenters.game_context(seen)
         context["board_hint"] = gettext(
             "You can also click the board: a card to take it, a tower to add a brick, a "
             "commission to fulfil it, a brick to pay with it."
@@ -152,11 +119,44 @@ class FirenzeEngine:
 
     def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
         """Every hand, face up: only ever shown once the game is over."""
-        from games.rules.firenze.presenters import replay_hands
-
-        return {"hands": replay_hands(state, names)}
+        return {"hands": presenters.replay_hands(state, names)}
 
     def rules_context(self) -> dict[str, Any]:
-        from games.rules.firenze.rules_help import rules_context
+        return rules_help.rules_context()
 
-        return rules_context()
+    def format_line(self, line: str, names: Sequence[str]) -> str:
+        """The line in the reader's language (firenze/log_words.py), names filled in."""
+        return rules.format_line(word_line(line), list(names))
+
+    def refusal_text(self, exc: Exception) -> str:
+        return illegal_action_text(exc)
+
+    def option_fields(self) -> dict[str, Any]:
+        return dict(forms.option_fields())
+
+    def options_from_form(self, cleaned_data: Mapping[str, Any]) -> dict[str, Any]:
+        return forms.options_from_form(cleaned_data)
+
+    def option_tags(self, options: Mapping[str, Any]) -> list[str]:
+        return ["Campanile"] if options.get("campanile") else []
+
+    # --- records ----------------------------------------------------------------------------
+
+    record_facets: Sequence[RecordFacet] = records.FACETS
+    seat_tallies: Sequence[str] = COLORS
+
+    def record_details(self, state: rules.State) -> dict[str, Any]:
+        return records.record_details(state)
+
+    def describe_record(self, details: Mapping[str, Any]) -> list[str]:
+        return records.describe_options(details)
+
+    def career_facts(self, tallies: Mapping[str, int]) -> list[tuple[str, str]]:
+        return records.career_facts(tallies)
+
+    def score_breakdown(self, state: rules.State) -> list[dict[str, Any]] | None:
+        """Each seat's final PP by source, once the game reached its final scoring."""
+        if not rules.is_over(state):
+            return None
+        breakdown: list[dict[str, Any]] = rules.player_view(state, None)["final"]["players"]
+        return breakdown

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from firenze_site.language import lazy_percent
 from games.rules.firenze.rules.data import NEUTRAL_SEALS_DEFAULT, NEUTRAL_SEALS_MAX
 
 PLACEMENTS = [
@@ -19,7 +19,7 @@ PLACEMENTS = [
 
 
 def option_fields() -> dict[str, forms.Field]:
-    """Fresh fields (a form class copies them, but each form gets its own to be safe)."""
+    """Fresh fields for each form (a form class copies them, but each form gets its own)."""
     return {
         "campanile": forms.BooleanField(
             label=_("Play with the Campanile card"),
@@ -36,15 +36,13 @@ def option_fields() -> dict[str, forms.Field]:
             min_value=0,
             max_value=NEUTRAL_SEALS_MAX,
             initial=NEUTRAL_SEALS_DEFAULT,
-            help_text=lazy_percent(
-                _(
-                    "Grey seals that block commissions from the start (0 to %(max)s; %(default)s "
-                    "as in the rulebook). More seals, fewer commissions to race for. Ignored with "
-                    "the dead colour placement."
-                ),
-                max=NEUTRAL_SEALS_MAX,
-                default=NEUTRAL_SEALS_DEFAULT,
-            ),
+            # Worded now: the fields are made per form, in the language of its request.
+            help_text=gettext(
+                "Grey seals that block commissions from the start (0 to %(max)s; %(default)s "
+                "as in the rulebook). More seals, fewer commissions to race for. Ignored with "
+                "the dead colour placement."
+            )
+            % {"max": NEUTRAL_SEALS_MAX, "default": NEUTRAL_SEALS_DEFAULT},
         ),
         "seal_placement": forms.ChoiceField(
             label=_("Seal placement"),

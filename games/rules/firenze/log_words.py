@@ -4,9 +4,9 @@ The engine writes each public log line as one English sentence with seat tokens 
 stores it with the move (games.models.Move.log), so a log read years later must still be worded
 from that stored text. Each sentence below is a template whose pieces have a type (a seat, a
 card, a colour, a set of bricks, a number, a position in the row): the line is matched against
-the templates, its pieces are worded in the active language (card names stay English, RULINGS.md
-§2) and the translated template (locale/de) puts them together. English lines are left as they
-are, and a line no template knows is shown as the engine wrote it.
+the templates, its pieces are worded in the active language (card names stay English,
+docs/rules.md §2.3) and the translated template (locale/de) puts them together. English lines
+are left as they are, and a line no template knows is shown as the engine wrote it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.wording import colour_name
-from games.wording import ordinal
+from games.rules.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
 _CARD = "(?:" + "|".join(sorted(map(re.escape, CARDS), key=len, reverse=True)) + ")"
@@ -145,8 +145,9 @@ def _value(name: str, text: str) -> str:
     if kind == "bricks":
         return _bricks(text)
     if kind == "ord":
-        return ordinal(int(re.match(r"\d+", text).group()))
-    return text  # seats, cards (English by RULINGS §2), numbers, numerals
+        digits = re.match(r"\d+", text)
+        return ordinal(int(digits.group())) if digits else text
+    return text  # seats, cards (English: docs/rules.md §2.3), numbers, numerals
 
 
 def _word(template: str, match: re.Match[str]) -> str:

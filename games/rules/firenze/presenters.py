@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.rules.firenze import rules
-from games.rules.firenze.card_texts import card_text
+from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
 from games.rules.firenze.wording import colour_name
-from games.wording import ordinal
+from games.rules.protocol import Seen
+from games.rules.wording import ordinal
 
 # The words of the game page, marked for translation (German in locale/de): the engine gives
 # keys ("build", "botch"), these name them.
@@ -152,7 +153,7 @@ def _take_label(view: View, action: Action, names: list[str]) -> tuple[str, str]
 
 def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     me = view["acting_seat"]
-    seat = action.get("seat", me)
+    seat = int(action["seat"] if "seat" in action else me)  # noqa: SIM401 - typed
     tower = _tower_name(view, seat, action["tower"])
     if seat != me:
         tower = _("%(name)s's %(tower)s") % {"name": names[seat], "tower": tower}
@@ -237,10 +238,10 @@ def label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
 def brick_color(view: dict[str, Any], action: dict[str, Any]) -> str:
     """The colour a button is about: a brick's, or that of the tower it builds on or picks."""
     if "color" in action:
-        return action["color"]
+        return str(action["color"])
     if "tower" in action:
         seat = action.get("seat", view["acting_seat"])
-        return view["players"][seat]["towers"][action["tower"]]["color"]
+        return str(view["players"][seat]["towers"][action["tower"]]["color"])
     return ""
 
 
@@ -468,7 +469,7 @@ def fulfil_blocked(view: dict[str, Any], names: list[str]) -> str:
             "tower of exactly 3 levels."
         )
     if reason == "no_towers":
-        return _("Nothing to fulfil: you have no towers.")
+        return _("Nothing to fulfil: no tower stands on your construction site.")
     parts = []
     for tower in blocked["towers"]:
         color, height = tower["color"], tower["height"]
@@ -535,11 +536,11 @@ def board_towers(
     colours: list[str],
     lit: Highlights,
     squares: dict[Any, Choice],
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The six commission towers, top level first, with seals, balconies and openness."""
     marks = seal_marks(names)
     following = view["board"]["balcony_next"]
-    towers = {c: [] for c in COLORS}
+    towers: dict[str, list[dict[str, Any]]] = {c: [] for c in COLORS}
     for square in view["board"]["commissions"]:
         towers[square["color"]].append(
             _storey(square, following, names, colours, marks, lit, squares)
@@ -623,7 +624,9 @@ def _storey(
     }
 
 
-def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[dict]:
+def _row(
+    view: dict[str, Any], lit: Highlights, found: dict[str, dict[Any, Choice]]
+) -> list[dict[str, Any]]:
     pending = view["pending"] or {}
     target = pending.get("slot") if pending.get("kind") in ("card_cost", "exchange_pay") else None
     if pending.get("kind") == "exchange_take":
@@ -636,6 +639,8 @@ def _row(view: dict[str, Any], lit: Highlights, found: dict[str, dict]) -> list[
             {
                 **r,
                 "text": card_text(r["card"]),
+                "help": card_help(r["card"]),
+                "help_id": f"help-row-{slot}",
                 "anchor": card_anchor(r["card"]),
                 "brick_list": [
                     {**b, "choice": found["row_bricks"].get((slot, b["color"]))}
@@ -657,7 +662,7 @@ def _players(
     names: list[str],
     colours: list[str],
     lit: Highlights,
-    found: dict[str, dict],
+    found: dict[str, dict[Any, Choice]],
     totals: list[int],
 ) -> list[dict[str, Any]]:
     acting = view["acting_seat"]
@@ -702,28 +707,34 @@ def _players(
     return players
 
 
-def game_context(
-    state: rules.State,
-    viewer: int | None,
-    names: list[str],
-    colours: list[str],
-    moves: list[Any],
-) -> dict[str, Any]:
-    """Everything the board, panel and players partials need, from one seat's point of view.
-    ``moves``: the moves loaded for the log (oldest first); their stored changes light up
-    what the last turn did."""
-    view = rules.player_view(state, viewer)
+def game_context(seen: Seen) -> dict[str, Any]:
+    """Everything the board, panel and players partials need, from one seat's point of view
+    (its player_view and its choices: never the state). ``seen.moves``: the moves loaded for the
+    log (oldest first); their stored changes light up what the last turn did. Not ``seen.live``
+    (the game has ended, perhaps mid-turn by a resignation): no choices, no highlights, no
+    prices or next balcony."""
+    view, viewer, names, colours = seen.view, seen.viewer, seen.names, seen.colours
+    live = seen.live and view["phase"] != "over"
+    if not live:  # nobody acts any more, whatever the state was in the middle of
+        view = {**view, "acting_seat": None, "pending": None}
     acting = view["acting_seat"]
-    my_turn = viewer is not None and acting == viewer
-    legal = rules.legal_actions(state) if my_turn else []
+    my_turn = live and seen.my_turn
+    legal = seen.choices if my_turn else []
     found = board_choices(view, legal, names)
-    lit = highlights(moves, view["turn_no"])
-    players = _players(view, viewer, names, colours, lit, found, rules.scores(state))
+    lit = highlights(list(seen.moves), view["turn_no"]) if live else Highlights()
+    players = _players(view, viewer, names, colours, lit, found, seen.scores)
     me = players[viewer] if viewer is not None else None
     hand = (
         [
-            {"card": c, "kind": CARDS[c].kind, "text": card_text(c), "anchor": card_anchor(c)}
-            for c in me["hand"]
+            {
+                "card": c,
+                "kind": CARDS[c].kind,
+                "text": card_text(c),
+                "help": card_help(c),
+                "help_id": f"help-hand-{i}",
+                "anchor": card_anchor(c),
+            }
+            for i, c in enumerate(me["hand"])
         ]
         if me
         else []
@@ -731,6 +742,7 @@ def game_context(
     towers = board_towers(view, names, colours, lit, found["squares"])
     return {
         "view": view,
+        "live": live,
         "my_turn": my_turn,
         "acting_name": names[acting] if acting is not None else None,
         "phase_steps": [{"key": k, "name": n, "current": k == view["phase"]} for k, n in PHASES],
@@ -740,20 +752,25 @@ def game_context(
         "limits": limits(view) if my_turn else [],
         "fulfil_blocked": fulfil_blocked(view, names) if my_turn else "",
         "groups": action_groups(view, legal, names),
-        "can_undo": my_turn and rules.can_undo(state),
+        "can_undo": my_turn and seen.can_undo,
+        "undo_note": undo_note(seen) if my_turn else "",
         "players": players,
         "me": me,
         "hand": hand,
         "towers": towers,
         "next_balcony": next(
             ({**sq, "color": t["color"]} for t in towers for sq in t["levels"] if sq["next"]), None
-        ),
+        )
+        if live
+        else None,
         "levels": sorted({sq["level"] for t in towers for sq in t["levels"]}, reverse=True),
         "row": _row(view, lit, found),
         "event": (
             {
                 **view["event"],
                 "text": card_text(view["event"]["card"]),
+                "help": card_help(view["event"]["card"]),
+                "help_id": "help-event",
                 "anchor": card_anchor(view["event"]["card"]),
                 "brick_list": bricks_list(view["event"]["bricks"]),
             }
@@ -768,11 +785,14 @@ def game_context(
             {
                 **c,
                 "text": card_text(c["card"]),
+                "help": card_help(c["card"]),
+                "help_id": f"help-church-{i}",
+                "kind": CARDS[c["card"]].kind,
                 "anchor": card_anchor(c["card"]),
                 "sealed_names": [names[s] for s in c["sealed"]],
                 "choice": found["church"].get(c["card"]),
             }
-            for c in view["church"]
+            for i, c in enumerate(view["church"])
         ],
         "church_changed": lit.church,
         # The engine's final scoring per seat, for the score breakdown (games/scoresheet.py);
@@ -790,6 +810,20 @@ def game_context(
             names[view["board"]["end_tile"]] if view["board"]["end_tile"] is not None else None
         ),
     }
+
+
+def undo_note(seen: Seen) -> str:
+    """Why the undo button went away in the middle of the player's turn: a step of theirs drew
+    something at random (a card, a tile), which no undo may go back past."""
+    if seen.can_undo:
+        return ""
+    turn_no = seen.view["turn_no"]
+    if not any(m.turn == turn_no and m.seat == seen.viewer for m in seen.moves):
+        return ""  # the turn has just begun: there is nothing to take back
+    return _(
+        "No undo: your last step revealed something new (a card or tile drawn at random), and "
+        "no step can be taken back past that."
+    )
 
 
 def replay_hands(state: rules.State, names: list[str]) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ marked in firenze/rules with words.gettext_noop) and plain values, names by thei
 Here the msgid is translated and the names worded with the tables the pages already use:
 colours (firenze.wording), phases as the game page's phase strip names them (presenters.PHASES:
 the refusal is shown beside it); card names stay English in every
-language (RULINGS.md §2), numbers and balcony numerals as they are.
+language (docs/rules.md §2.3), numbers and balcony numerals as they are.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from games.rules.firenze.presenters import PHASES
 from games.rules.firenze.rules import IllegalAction, Refusal
 from games.rules.firenze.rules.errors import english
 from games.rules.firenze.wording import colour_name
-from games.wording import in_sentence
+from games.rules.wording import in_sentence
 
 PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
 

@@ -40,7 +40,14 @@ from games.rules.firenze.rules.data import (
 )
 
 KINDS = [
-    ("event", _("Events"), _("Resolved the moment you take them, then discarded.")),
+    (
+        "event",
+        _("Events"),
+        _(
+            "Resolved the moment you take them, before the card's bricks reach your storehouse; "
+            "then discarded (the Renaissance is shuffled into the new deck instead)."
+        ),
+    ),
     ("personnel", _("Personnel"), _("Go to your hand; play them on one of your turns.")),
     ("celebration", _("Celebrations"), _("Stay in your hand and score at the end.")),
     ("building", _("Buildings"), _("Lie in front of you and work from then on.")),
@@ -124,6 +131,7 @@ def rules_context() -> dict[str, Any]:
         "neutral_max": NEUTRAL_SEALS_MAX,
         "kinds": kinds,
         "total_cards": sum(card.count for card in CARDS.values()),
+        "without_campanile": sum(card.count for name, card in CARDS.items() if name != "Campanile"),
         "start_cards": START_CARDS,
         "start_summary": ", ".join(
             f"{name} ×{START_CARDS.count(name)}" if START_CARDS.count(name) > 1 else name

@@ -2,7 +2,7 @@
 
 The engine speaks in keys ("purple", "building"); these are the words players read. The German
 words live in locale/de/LC_MESSAGES/django.po, chosen once here and used everywhere. Card names
-are not here: RULINGS.md §2 keeps them in English in every language of the interface.
+are not here: docs/rules.md §2.3 keeps them in English in every language of the interface.
 """
 
 from __future__ import annotations
@@ -35,12 +35,6 @@ def _named(names: dict[str, Promise], key: str) -> str:
 def colour_name(key: str) -> str:
     """The colour's name in the active language (the key itself if it is not a colour)."""
     return _named(COLOUR_NAMES, key)
-
-
-def _named(names: dict[str, Promise], key: str) -> str:
-    """The key's name in the active language (the key itself if the table lacks it)."""
-    name = names.get(key)
-    return str(name) if name is not None else key
 
 
 CARD_KINDS: dict[str, Promise] = {

@@ -58,7 +58,7 @@ class Command(BaseCommand):
         return count
 
     def _rebuild(self, dry_run: bool) -> tuple[int, int]:
-        skills: dict[int, ratings.Skill] = {}
+        skills: dict[int | None, ratings.Skill] = {}  # by user id: rated seats have users
         differences = rated_games = 0
         changed: list[SeatResult] = []
         seats = SeatResult.objects.select_related("user").order_by("seat")
@@ -118,32 +118,34 @@ class Command(BaseCommand):
         result.rating_mu, result.rating_sigma = mu, sigma
         result.rating_shown, result.rating_change = shown, change
 
-    def _store_current(self, skills: dict[int, ratings.Skill]) -> int:
+    def _store_current(self, skills: dict[int | None, ratings.Skill]) -> int:
         """Each player's rating after their last rated game; rows of players without one go."""
         differences = 0
         stored = {r.user_id: r for r in Rating.objects.select_related("user")}
-        for user_id, row in stored.items():
+        for user_id, gone in stored.items():
             if user_id not in skills:
                 differences += 1
-                self.stdout.write(f"{row.user}: rated without a rated game; rating removed.")
-                row.delete()
-        for user_id, skill in skills.items():
-            row = stored.get(user_id)
+                self.stdout.write(f"{gone.user}: rated without a rated game; rating removed.")
+                gone.delete()
+        for uid, skill in skills.items():
+            if uid is None:  # never: rated games have people only
+                continue
+            current = stored.get(uid)
             if (
-                row is not None
-                and abs(row.mu - skill.mu) <= TOLERANCE
-                and abs(row.sigma - skill.sigma) <= TOLERANCE
-                and (row.games, row.shown) == (skill.games, skill.shown)
+                current is not None
+                and abs(current.mu - skill.mu) <= TOLERANCE
+                and abs(current.sigma - skill.sigma) <= TOLERANCE
+                and (current.games, current.shown) == (skill.games, skill.shown)
             ):
                 continue
             differences += 1
-            if row is not None:
+            if current is not None:
                 self.stdout.write(
-                    f"{row.user}: stored rating {row.shown} after {row.games} games, "
+                    f"{current.user}: stored rating {current.shown} after {current.games} games, "
                     f"rebuilt {skill.shown} after {skill.games}."
                 )
             Rating.objects.update_or_create(
-                user_id=user_id,
+                user_id=uid,
                 defaults={
                     "mu": skill.mu,
                     "sigma": skill.sigma,

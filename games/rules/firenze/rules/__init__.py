@@ -10,6 +10,7 @@ from typing import Any
 
 from .apply import apply_action
 from .changes import changes
+from .data import SEALS_PER_PLAYER
 from .errors import IllegalAction, Refusal
 from .legal import legal_actions_of
 from .setup import new_game
@@ -41,6 +42,7 @@ __all__ = [
     "log_tokens",
     "new_game",
     "player_view",
+    "progress",
     "scores",
     "to_dict",
     "winners",
@@ -57,7 +59,7 @@ def acting_seat(state: State) -> int | None:
 
 
 def is_over(state: State) -> bool:
-    return state._d["phase"] == "over"
+    return bool(state._d["phase"] == "over")
 
 
 def scores(state: State) -> list[int]:
@@ -74,10 +76,24 @@ def winners(state: State) -> list[int]:
     return list(final["winners"]) if final is not None else []
 
 
+def progress(state: State) -> float:
+    """About how much of the game is played, 0 to 1: the share of their seals the players
+    have placed (the game ends a round after someone places their last), the leader's and the
+    average's mean. Over greedy playouts it follows the share of turns played to within about
+    a tenth, without a lean either way."""
+    d = state._d
+    if d["phase"] == "over":
+        return 1.0
+    start = SEALS_PER_PLAYER[d["n"]]
+    shares = [(start - player["seals"]) / start for player in d["players"]]
+    share = float(max(shares) + sum(shares) / len(shares)) / 2
+    return max(share, 0.95) if d["end_tile"] is not None else share
+
+
 def can_undo(state: State) -> bool:
     """Whether the acting player may take back their last step (not past hidden information)."""
     d = state._d
-    return d["phase"] != "over" and d["turn"]["undo"] > 0
+    return bool(d["phase"] != "over" and d["turn"]["undo"] > 0)
 
 
 def log_tokens(state: State) -> list[str]:

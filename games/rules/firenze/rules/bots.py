@@ -162,7 +162,7 @@ def _choose(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:
         entry = s["row"][a["slot"]]
         bricks = sum(n * me.worth[c] for c, n in enumerate(entry["bricks"]))
         cost = 0 if free else a["slot"]
-        return bricks + _card_worth(me, entry["card"]) - 1.3 * cost
+        return float(bricks + _card_worth(me, entry["card"]) - 1.3 * cost)
 
     best = max(cards, key=value)
     if best["slot"] >= 2 and {"type": "play_card", "card": "Princess"} in legal:
@@ -212,7 +212,7 @@ def _build_score(s: dict[str, Any], me: _Me, action: Action) -> float:
     worth = _BELL_WORTH if bell else _commission_pp(s, color, target)
     if height == target:
         return 10.0 + worth + keep_alive
-    return 2.0 + keep_alive + worth / (target - height + 1)
+    return float(2.0 + keep_alive + worth / (target - height + 1))
 
 
 def _fulfil(s: dict[str, Any], me: _Me, legal: list[Action]) -> Action:

@@ -87,7 +87,8 @@ class Church(Card):
 
 
 def _mine(s: S) -> dict[str, Any]:
-    return s["players"][s["seat"]]
+    mine: dict[str, Any] = s["players"][s["seat"]]
+    return mine
 
 
 def _others(s: S) -> list[dict[str, Any]]:
@@ -160,7 +161,8 @@ CARDS: dict[str, Card] = {
             "Every player pays 2 bricks for each of their towers of 5 or more levels, "
             "tallest tower first. A tower that cannot be paid for is torn down: half its bricks "
             "(rounded up) to the pouch, the rest back to the storehouse. The bricks paid are "
-            "chosen by the house rule below."
+            "chosen by the house rule below. The bricks on the Luxury Tax card itself reach your "
+            "storehouse only afterwards, so they are not used to pay."
         ),
         worth=-0.5,
         handler=event_effects.luxury_tax_all,
@@ -194,7 +196,8 @@ CARDS: dict[str, Card] = {
         help=_(
             "Every player pays one brick of the tower's colour for each of their towers, "
             "tallest first. A tower that cannot be paid for is torn down (half, rounded up, to "
-            "the pouch; the rest to the storehouse)."
+            "the pouch; the rest to the storehouse). The bricks on the Tribute card itself reach "
+            "your storehouse only afterwards, so they are not used to pay."
         ),
         worth=-1.0,
         handler=event_effects.tribute_all,
@@ -323,7 +326,9 @@ CARDS: dict[str, Card] = {
         ),
         help=_(
             "Whoever has the single tallest tower at the moment it is taken gets it, even "
-            "if it is not their turn; on a tie it is discarded. +3 PP in the final scoring."
+            "if it is not their turn; on a tie for the tallest, or when nobody has a tower, it "
+            "is discarded. Either way its bricks go to the player who took it. +3 PP in the "
+            "final scoring."
         ),
         worth=1.5,
         final_pp=3,
@@ -363,14 +368,15 @@ CARDS: dict[str, Card] = {
     "Campanile": Church(
         count=1,
         text=_(
-            "Church: every player must first fulfil a white bell tower of exactly 3 levels "
-            "before fulfilling anything else."
+            "Church: every player must first build a white bell tower of exactly 3 levels and "
+            "seal the Campanile with it (small seal) before fulfilling anything else."
         ),
         help=_(
             "(Only with the Campanile option.) Once it lies on a church space, nobody may "
             "fulfil a commission before sealing it: build a white tower of exactly 3 levels and, "
-            "in the fulfil phase, return its bricks to the pouch to put your seal on the "
-            "Campanile; more commissions may follow in the same turn. The bell tower is a tower "
+            "in the fulfil phase, return its bricks to the pouch to put your small seal on the "
+            "Campanile (it is not one of your seals); more commissions may follow in the same "
+            "turn. The bell tower is a tower "
             "like any other: build on it every turn or it is torn down. When everyone has "
             "sealed it, it is discarded."
         ),

@@ -88,7 +88,10 @@ def check(s: S, action: Any) -> Refusal | None:
     if s["phase"] == "over":
         return GAME_OVER
     if kind == "play_card":
-        return plays.play_refusal(s, action) or _extra_keys(action)
+        refusal = plays.play_refusal(s, action)
+        if refusal is plays.ANSWER_PENDING:
+            return decisions.first_refusal(s)
+        return refusal or _extra_keys(action)
     if s["pending"] is not None:
         return check_answer(s, action)
     rule = RULES[kind]

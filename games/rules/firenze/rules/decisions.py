@@ -31,7 +31,8 @@ class Decision:
 
 
 def _store(s: S) -> list[int]:
-    return s["players"][s["seat"]]["store"]
+    store: list[int] = s["players"][s["seat"]]["store"]
+    return store
 
 
 def bricks(counts: list[int], kind: str = "pay_brick") -> list[Action]:

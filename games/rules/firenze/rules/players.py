@@ -41,7 +41,7 @@ def discardable_cards(player: dict[str, Any]) -> list[str]:
 
 
 def over_store_limit(player: dict[str, Any]) -> bool:
-    return sum(player["store"]) > store_limit(player)
+    return bool(sum(player["store"]) > store_limit(player))
 
 
 def within_limits(player: dict[str, Any]) -> bool:

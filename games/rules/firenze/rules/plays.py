@@ -3,7 +3,9 @@
 A card of the hand may be played once a turn by name, in its phases, only when it could have
 an effect (both from its entry in cards.py); while a decision is pending only a Patrician
 against an event. `play_refusal` is that rule for checks.check; `playable` offers
-the cards it passes (legal.py, and the event decision's answers).
+the cards it passes (legal.py, and the event decision's answers). This module sits below
+decisions.py (whose event answers read `playable`): a card refused because a decision waits
+gets ANSWER_PENDING, which checks.check words with the decision's own "first" message.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def card_refusal(s: S, card: Any) -> Refusal | None:
     if pending is not None:
         if pending["kind"] == "event" and card == "Patrician":
             return None
-        return _answer_first(pending["kind"])
+        return ANSWER_PENDING
     if s["phase"] not in entry.phases:
         return _wrong_phase(card, s["phase"])
     if not entry.has_effect(s):
@@ -54,11 +56,8 @@ def card_refusal(s: S, card: Any) -> Refusal | None:
     return None
 
 
-@cache
-def _answer_first(kind: str) -> Refusal:
-    from .decisions import DECISIONS  # decisions reads playable: imported late
-
-    return Refusal(DECISIONS[kind].first)
+# A decision is pending (checks.check replaces this with decisions.first_refusal's words).
+ANSWER_PENDING = Refusal(gettext_noop("First answer the decision that is pending."))
 
 
 # The refusals legal generation meets for every card in hand, built once (a Refusal is

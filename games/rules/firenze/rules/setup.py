@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from .bricks import draw_from_pouch
@@ -29,7 +30,7 @@ from .turns import start_turn
 NEUTRAL = -1  # a neutral seal on a board square; player seals are seat numbers
 
 
-def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
+def normalize_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Fill in defaults and reject anything rules.md §3 does not offer."""
     options = dict(options or {})
     unknown = set(options) - {"campanile", "neutral_seals", "seal_placement"}
@@ -47,7 +48,7 @@ def normalize_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return {"campanile": campanile, "neutral_seals": seals, "seal_placement": placement}
 
 
-def new_game(num_players: int, seed: int, options: dict[str, Any] | None = None) -> State:
+def new_game(num_players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
     """Set up a game; the same arguments always give the same game."""
     if type(num_players) is not int or num_players not in SEALS_PER_PLAYER:
         raise ValueError("Firenze is played by 2 to 4 players.")

@@ -67,12 +67,14 @@ class State:
     @property
     def step(self) -> int:
         """How many actions have been applied: a version number for stale-move checks."""
-        return self._d["step"]
+        step: int = self._d["step"]
+        return step
 
     @property
     def turn_no(self) -> int:
         """Which turn is being played (1 for the first): moves are grouped by it in the log."""
-        return self._d["turn_no"]
+        turn_no: int = self._d["turn_no"]
+        return turn_no
 
 
 def clone(d: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +106,8 @@ def clone(d: dict[str, Any]) -> dict[str, Any]:
 
 
 def deep_copy(d: dict[str, Any]) -> dict[str, Any]:
-    return marshal.loads(marshal.dumps(d))
+    copy: dict[str, Any] = marshal.loads(marshal.dumps(d))
+    return copy
 
 
 def to_dict(state: State) -> dict[str, Any]:

@@ -1,12 +1,13 @@
-"""Words the platform puts into sentences in the player's language: a label inside a
-sentence, ordinals. A game's own words (its colours, its kinds of card) are its engine's."""
+"""Words the platform and the engines put into sentences in the player's language: a label
+inside a sentence, ordinals. Part of the seam (engines may import it, like the protocol); a
+game's own words (its colours, its kinds of card) are its engine's."""
 
 from __future__ import annotations
 
 from django.utils.translation import get_language, pgettext
 
 
-def in_sentence(label: str) -> str:
+def in_sentence(label: object) -> str:
     """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
     as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
     return str(label).lower() if get_language() in (None, "en") else str(label)

@@ -16,7 +16,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.http import urlencode
@@ -24,8 +24,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.forms import DISPLAY_NAME_MAX_LENGTH
-from games.listing import listed_games
 from games.rules import protocol, registry
+from players.listing import listed_games
 from players.models import GameRecord, SeatResult
 
 PER_PAGE = 50
@@ -35,9 +35,9 @@ _PAGE_NUMBER = re.compile(r"[0-9]{1,7}")
 
 
 class HistoryFilters(forms.Form):
-    player = forms.CharField(label=gettext_lazy("Player"), max_length=24, required=False)
+    player = forms.CharField(label=gettext_lazy("Played by"), max_length=24, required=False)
     players = forms.TypedChoiceField(
-        label=gettext_lazy("Players"),
+        label=gettext_lazy("Number of players"),
         choices=[
             ("", gettext_lazy("Any number")),
             ("2", gettext_lazy("2 players")),
@@ -183,7 +183,7 @@ def read_filters(params: Any, viewer: Any) -> tuple[HistoryFilters, dict[str, An
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else name
         text = _("The “%(label)s” filter was ignored: %(errors)s")
-        notes.append(text % {"label": label, "errors": " ".join(errors)})
+        notes.append(text % {"label": label, "errors": " ".join(str(e) for e in errors)})
     data = {k: v for k, v in form.cleaned_data.items() if v not in (None, "", False)}
     if "player" in data:
         player = find_player(data["player"])
@@ -207,6 +207,7 @@ def finished_games(filters: dict[str, Any], viewer: Any) -> QuerySet:
     games by their results (user, finished_at), all games by the records (finished_at, or
     num_players and finished_at)."""
     anchor = filters.get("player") or (viewer if filters.get("mine") else None)
+    rows: QuerySet[Any]
     if anchor is None:
         rows = GameRecord.objects.filter(visible_to(viewer))
         prefix, order = "", ("-finished_at", "-pk")
@@ -238,8 +239,10 @@ def records_in_order(ids: list[int]) -> list[GameRecord]:
     """The records with these ids, in this order, each with its seats in finishing order and
     their players (two queries)."""
     seats = SeatResult.objects.select_related("user").order_by("place", "seat")
-    found = GameRecord.objects.filter(pk__in=ids).prefetch_related(
-        Prefetch("results", queryset=seats)
+    found = (
+        GameRecord.objects.filter(pk__in=ids)
+        .annotate(game_name=F("game__name"))  # the title lists show: a join on the key
+        .prefetch_related(Prefetch("results", queryset=seats))
     )
     by_id = {record.pk: record for record in found}
     return [by_id[pk] for pk in ids if pk in by_id]
@@ -254,6 +257,13 @@ def page_number(raw: str | None, notes: list[str]) -> int:
     return int(raw)
 
 
+def only_pages(last: int) -> str:
+    """The note for a page number past the end ("There is only one page")."""
+    if last == 1:
+        return _("There is only one page; here it is.")
+    return _("There are only %(last)s pages; here is the last one.") % {"last": last}
+
+
 def list_page(rows: QuerySet, number: int, notes: list[str]) -> ListPage:
     """Page `number` of `rows` (ids, in order), with the total counted up to COUNT_CAP."""
     counted = rows[: COUNT_CAP + 1].count()
@@ -262,16 +272,14 @@ def list_page(rows: QuerySet, number: int, notes: list[str]) -> ListPage:
         last = max(1, -(-counted // PER_PAGE))
         if number > last:
             if counted:
-                notes.append(
-                    _("There are only %(last)s pages; here is the last one.") % {"last": last}
-                )
+                notes.append(only_pages(last))
             number = last
     start = (number - 1) * PER_PAGE
     ids = list(rows[start : start + PER_PAGE + 1])
     if capped and not ids and number > 1:  # past the end of a list too long to count
         counted, capped = rows.count(), False
         number = max(1, -(-counted // PER_PAGE))
-        notes.append(_("There are only %(last)s pages; here is the last one.") % {"last": number})
+        notes.append(only_pages(number))
         start = (number - 1) * PER_PAGE
         ids = list(rows[start : start + PER_PAGE + 1])
     return ListPage(number, ids[:PER_PAGE], counted, capped, len(ids) > PER_PAGE)

@@ -17,7 +17,7 @@ from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext, pgettext
 
-from players.templatetags.players import player_link
+from players.links import player_link
 
 _SENTINEL = 987654321
 
@@ -58,6 +58,7 @@ class ListedGame:
     unrated_why: str
     standings: list[Standing]
     score_unit: str = ""
+    title: str = ""  # the game's name, or "Game 12"
 
 
 def _days(record: Any) -> str:
@@ -108,7 +109,7 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                 pk=str(record.pk),
                 url=url_with_id("games:detail", record.pk),
                 replay_url=url_with_id("games:replay", record.pk),
-                iso=finished.isoformat(),
+                iso=finished.isoformat(timespec="seconds"),
                 date=dateformat.format(finished, date_format),
                 meta=" · ".join(meta + record.option_labels),
                 unrated=unrated,
@@ -119,6 +120,8 @@ def listed_games(records: list[Any], highlight: Any = None) -> list[ListedGame]:
                 ),
                 standings=standings,
                 score_unit=record.score_unit,
+                title=getattr(record, "game_name", "")
+                or gettext("Game %(number)s") % {"number": record.pk},
             )
         )
     return rows

@@ -1,0 +1,52 @@
+"""One click to play: "Play against bots now" (home page, My games) and "Rematch" on a
+finished game. Thin views over games.lobby.play_bots_now and games.lobby.rematch."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from games import limits, lobby
+from games.errors import GameError
+from games.forms import BotsNowForm
+from games.views import _get_game_for_user, game_url
+
+
+@login_required
+def bots_now(request: HttpRequest) -> HttpResponse:
+    """GET: the form (where sign-in leads back to); POST: the game, started, at once."""
+    form = BotsNowForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                limits.check(request, "create_game")
+                game = lobby.play_bots_now(request.user, form.cleaned_data["num_players"])
+            except GameError as exc:
+                form.add_error(None, exc.message)
+                status = exc.status
+            else:
+                return redirect(game_url(game))
+    context = {"form": form, "page_title": _("Play against bots now") + " · Firenze"}
+    return render(request, "games/bots_now.html", context, status=status)
+
+
+@login_required
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of a finished game starts the same game again; the others are invited."""
+    game = _get_game_for_user(request, pk, with_state=False)
+    if request.method != "POST":
+        return redirect(game_url(game))
+    try:
+        limits.check(request, "create_game")
+        new = lobby.rematch(game, request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect(game_url(game))
+    if new.is_open:
+        messages.success(request, _("Rematch created: the other players are invited."))
+    return redirect(game_url(new))
