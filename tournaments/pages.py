@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Sum
 from django.urls import reverse
 from django.utils.formats import get_format
 from django.utils.http import urlencode
@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Game, Seat
 from games.rules import protocol, registry
 from players.templatetags.players import profile_url
 from tournaments.models import Entry, Round, Table, TableSeat, Tournament
@@ -256,12 +257,14 @@ class TableView:
     table: Table
     players: list[dict[str, Any]] = field(default_factory=list)
     state: str = ""  # bye, playing, finished
+    acting: str = ""  # playing: who is to move (a player, or the bot in a player's seat)
+    bot_for: str = ""  # the bot moves for this player (a timeout, a withdrawal)
 
 
 def round_tables(round_: Round) -> list[TableView]:
-    """Every table of a round with its players, places and state: two queries however many
-    tables. The state changes only when a table ends (the tournament's version), so the drawn
-    round can be cached by it."""
+    """Every table of a round with its players, places and state (whose move it is while its
+    game is played): three queries however many tables. The drawn round is cached by
+    round_version."""
     tables = (
         Table.objects.filter(round=round_)
         .prefetch_related(
@@ -282,7 +285,29 @@ def round_tables(round_: Round) -> list[TableView]:
         else:
             view.state = "playing"
         views.append(view)
+    _to_move(views)
     return views
+
+
+def _to_move(views: list[TableView]) -> None:
+    """Who is to move at each table being played: the acting seats, in one query."""
+    playing = {view.table.game_id: view for view in views if view.state == "playing"}
+    acting = Seat.objects.filter(
+        game_id__in=list(playing), game__status=Game.Status.ACTIVE, number=F("game__acting_seat")
+    ).select_related("user")
+    for seat in acting:
+        view = playing[seat.game_id]
+        if seat.autopilot and seat.user is not None:
+            view.bot_for = seat.user.public_name
+        else:
+            view.acting = seat.name
+
+
+def round_version(round_: Round) -> int:
+    """What changes whenever the round's page would: a move in any of its games (each raises
+    its game's version), a table ending (the tournament's version, in the caller's key)."""
+    total = Game.objects.filter(tournament_table__round=round_).aggregate(v=Sum("version"))["v"]
+    return int(total or 0)
 
 
 # --- a player's schedule --------------------------------------------------------------------

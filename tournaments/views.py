@@ -148,12 +148,13 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _round_html(tournament: Tournament, selected: Round | None) -> str:
-    """A round's tables, drawn once per version of the tournament and language."""
+    """A round's tables, drawn once per version of the tournament, of the round's games (a
+    move changes whose turn it is) and language."""
     if selected is None:
         return ""
     key = (
         f"tournament-round:{tournament.pk}:{tournament.version}:{selected.number}:"
-        f"{translation.get_language()}"
+        f"{pages.round_version(selected)}:{translation.get_language()}"
     )
     drawn = cache.get(key)
     if drawn is None:

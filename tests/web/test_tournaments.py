@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Game
+from games.rules.firenze import rules
 from notifications.models import Notification
 from players.models import Rating
 from tests.web.helpers import play_greedy, signed_in
@@ -403,6 +404,34 @@ def test_the_tournament_page_shows_settings_rules_tables_standings_and_players(a
     )
 
 
+def test_each_table_being_played_says_whose_move_it_is_and_follows_the_moves(anna):
+    players = field(4)
+    found = started(anna, players, rounds=2)
+    first, second = round_tables(found, 1)
+    url = reverse("tournaments:detail", args=[found.pk])
+
+    def to_move(game: Game) -> str:
+        game.refresh_from_db()
+        return game.seats.get(number=game.acting_seat).user.public_name
+
+    before = to_move(first.game)
+    page = text(signed_in(anna).get(url))
+    assert f"being played · {before} to move" in page
+    assert f"being played · {to_move(second.game)} to move" in page
+
+    acting = first.game.acting_seat
+    play_greedy(first.game, until=lambda state: rules.acting_seat(state) != acting)
+    after = to_move(first.game)
+    assert after != before
+    assert f"being played · {after} to move" in text(signed_in(anna).get(url))
+
+    seat = second.game.seats.get(number=second.game.acting_seat)
+    seat.autopilot = True
+    seat.save()
+    Game.objects.filter(pk=second.game_id).update(version=second.game.version + 1)
+    assert f"the bot moves for {seat.user.public_name}" in text(signed_in(anna).get(url))
+
+
 def test_the_standings_poll_answers_nothing_new_until_a_game_ends(
     anna, django_capture_on_commit_callbacks
 ):
@@ -453,6 +482,18 @@ def test_the_game_page_names_its_tournament_round_and_table(anna):
     page = signed_in(anna).get(reverse("games:detail", args=[table.game_id])).content.decode()
 
     assert f'Round 1, table 2 of <a href="/tournaments/{found.pk}/">Spring Cup</a>' in page
+
+
+def test_a_tournament_game_waits_in_its_players_inbox_like_any_game(anna):
+    found = started(anna, field(4), rounds=2)
+
+    for table in round_tables(found, 1):
+        game = table.game
+        acting = game.seats.get(number=game.acting_seat).user
+        page = html.unescape(signed_in(acting).get(reverse("inbox:inbox")).content.decode())
+        waiting = page.split("</ul>")[0]
+        assert f'<a href="/games/{game.pk}/">' in waiting and game.name in waiting
+        assert re.search(r'class="inbox-count"[^>]*>1<', page)
 
 
 def test_the_profile_lists_tournaments_played_and_the_best_place(
