@@ -131,6 +131,19 @@ def _queries(fn) -> int:
     return len(captured)
 
 
+def _cpu_timed(fn, repeat: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU milliseconds of each call. The machine is shared: under load the wall time
+    grows with the run queue, while this process's CPU time (Django, and SQLite, which runs in
+    the process; not PostgreSQL's server) stays what the request costs."""
+    wall, cpu = [], []
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn()
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return wall, cpu
+
+
 def _ms(times: list[float]) -> str:
     return f"median {statistics.median(times):7.2f} ms  max {max(times):7.2f} ms"
 
@@ -179,14 +192,21 @@ def main() -> None:
         assert server.request("GET", "/healthz").status_code == 200
 
     page_after_a_change()
-    cold = _timed(page_after_a_change, 30)
+    cold, cold_cpu = _cpu_timed(page_after_a_change, 30)
     cold_queries = _queries(page_after_a_change)
-    warm = _timed(page, 60)
+    warm, warm_cpu = _cpu_timed(page, 60)
     warm_queries = _queries(page)
-    bare = _timed(healthz, 200)
-    detail_times = _timed(
-        lambda: server.request("GET", f"/tournaments/{tournament.pk}/?round={ROUNDS}"), 5
-    )
+    bare, bare_cpu = _cpu_timed(healthz, 200)
+
+    def detail():
+        assert (
+            server.request("GET", f"/tournaments/{tournament.pk}/?round={ROUNDS}").status_code
+            == 200
+        )
+
+    detail()
+    detail_times, detail_cpu = _cpu_timed(detail, 5)
+    detail_queries = _queries(detail)
 
     tournament = Tournament.objects.get(pk=tournament.pk)
     start = time.perf_counter()
@@ -198,6 +218,7 @@ def main() -> None:
 
     worst = max(pairings_late)
     median_cold = statistics.median(cold)
+    cpu_cold = statistics.median(cold_cpu)
     print(
         f"Tournaments, {vendor}: a {PLAYERS}-player Swiss at 2-player tables, {ROUNDS} rounds "
         f"played ({rows} standings rows); load average {_load()}"
@@ -213,12 +234,20 @@ def main() -> None:
     print(f"  standings after a game end   {_ms(refresh_times)}   (computed and stored, locked)")
     print(
         f"  standings page, first view   {_ms(cold)}   {cold_queries} queries "
-        f"(goal <= 50 ms: {'met' if median_cold <= 50 else 'NOT MET'}; "
+        f"(goal <= 50 ms: wall {'met' if median_cold <= 50 else 'NOT MET'}, CPU "
+        f"{'met' if cpu_cold <= 50 else 'NOT MET'}; "
         f"{median_cold / statistics.median(bare):.0f}x the bare health check)"
     )
+    print(f"    the same, CPU time         {_ms(cold_cpu)}")
     print(f"  standings page, later views  {_ms(warm)}   {warm_queries} queries (table cached)")
+    print(f"    the same, CPU time         {_ms(warm_cpu)}")
     print(f"  health check (bare)          {_ms(bare)}")
-    print(f"  tournament page, round 9     {_ms(detail_times)}   (256 tables and the standings)")
+    print(f"    the same, CPU time         {_ms(bare_cpu)}")
+    print(
+        f"  tournament page, round 9     {_ms(detail_times)}   {detail_queries} queries "
+        "(256 tables and the standings; cached by version)"
+    )
+    print(f"    the same, CPU time         {_ms(detail_cpu)}")
     print(f"  dealing round 10             {deal_seconds:7.2f} s   (256 games created, 512 told)")
     connection.creation.destroy_test_db("unused", verbosity=0, keepdb=False)
 

@@ -205,9 +205,15 @@ def rows_html(rows: list[StandingRow], *, in_group: bool = False, token: str = "
     the head and says what each cell is). Names and links are escaped; the rest are numbers
     and our own words, escaped once."""
     separator = str(get_format("DECIMAL_SEPARATOR"))
-    shared = f'=<span class="vh"> {escape(gettext("(shared)"))}</span>'
-    withdrawn = f' <span class="badge badge-quiet">{escape(gettext("withdrawn"))}</span>'
-    final = f' <span class="badge">{escape(gettext("final table"))}</span>'
+    # The words first: xgettext (make messages) does not look inside f-strings.
+    words = (
+        escape(gettext("(shared)")),
+        escape(gettext("withdrawn")),
+        escape(gettext("final table")),
+    )
+    shared = f'=<span class="vh"> {words[0]}</span>'
+    withdrawn = f' <span class="badge badge-quiet">{words[1]}</span>'
+    final = f' <span class="badge">{words[2]}</span>'
     query = escape(f"?{urlencode({'token': token})}") if token else ""
     byes: dict[int, str] = {}
     lines = []

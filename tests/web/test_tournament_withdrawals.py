@@ -70,6 +70,11 @@ def test_two_timeouts_in_a_row_withdraw_a_player_and_the_bot_plays_their_seats(
     assert paired == {"p01", "p02", "p04"}  # three left: two play, one has the bye
     page = signed_in(anna).get(reverse("tournaments:detail", args=[found.pk])).content.decode()
     assert "Withdrawn after two timeouts in a row" in page and "withdrawn" in page
+    anna.language = "de"
+    anna.save()
+    page = signed_in(anna).get(reverse("tournaments:detail", args=[found.pk])).content.decode()
+    assert "zurückgezogen</span>" in page  # the standings' badge, in the reader's language
+    assert "ist am Zug" in page or "der Bot zieht für" in page  # round 2's table in play
 
 
 def test_a_move_in_time_between_two_timeouts_keeps_the_player_in(
