@@ -20,7 +20,7 @@ from players.models import Rating
 from tests.web.helpers import play_greedy, signed_in
 from tests.web.tournament_helpers import end_game, end_round, field, started, table_users
 from tests.web.tournament_helpers import tournament as make_tournament
-from tournaments import rounds, withdrawals
+from tournaments import rounds, signup, withdrawals
 from tournaments.models import Entry, Round, Table, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -80,6 +80,24 @@ def test_it_creates_a_tournament_with_the_games_options_and_clock(anna):
     assert found.options["campanile"] is True and found.time_control.per_turn == timedelta(days=1)
     assert ";campanile=on;" in found.facets
     assert found.creator == anna and found.is_signup and found.is_public
+
+
+def test_its_games_keep_the_time_bank_and_days_off_chosen_at_creation(anna):
+    response = create(
+        signed_in(anna), clock_mode="bank", bank=str(5 * 86400), bonus=str(86400), days_off="5"
+    )
+    assert response.status_code == 302
+    found = Tournament.objects.get()
+    for player in field(2):
+        signup.sign_up(found, player)
+    Tournament.objects.filter(pk=found.pk).update(signup_closes=timezone.now())
+    assert rounds.start(found.pk)
+
+    (table,) = round_tables(found, 1)
+    control = Game.objects.get(pk=table.game_id).time_control
+    assert control.is_bank and control.bank == timedelta(days=5) and control.days_off == (5,)
+    page = text(signed_in(anna).get(reverse("tournaments:detail", args=[found.pk])))
+    assert "time bank 5 days, +1 day per turn (up to 5 days), Saturday off" in page
 
 
 HOSTILE = [
