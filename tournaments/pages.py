@@ -206,14 +206,14 @@ def rows_html(rows: list[StandingRow], *, in_group: bool = False, token: str = "
     and our own words, escaped once."""
     separator = str(get_format("DECIMAL_SEPARATOR"))
     # The words first: xgettext (make messages) does not look inside f-strings.
-    words = (
+    labels = (
         escape(gettext("(shared)")),
         escape(gettext("withdrawn")),
         escape(gettext("final table")),
     )
-    shared = f'=<span class="vh"> {words[0]}</span>'
-    withdrawn = f' <span class="badge badge-quiet">{words[1]}</span>'
-    final = f' <span class="badge">{words[2]}</span>'
+    shared = f'=<span class="vh"> {labels[0]}</span>'
+    withdrawn = f' <span class="badge badge-quiet">{labels[1]}</span>'
+    final = f' <span class="badge">{labels[2]}</span>'
     query = escape(f"?{urlencode({'token': token})}") if token else ""
     byes: dict[int, str] = {}
     lines = []
