@@ -325,7 +325,8 @@ class Game(models.Model):
         game's shared link or an emailed invitee's own."""
         if not token or not self.is_open or self.seats.count() >= self.num_players:
             return False
-        if secrets.compare_digest(token, self.invite_token):
+        # Bytes: compare_digest refuses str with non-ASCII characters (a hostile token).
+        if secrets.compare_digest(token.encode(), self.invite_token.encode()):
             return True
         return self.invitations.filter(token=token).exists()
 

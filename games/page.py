@@ -30,9 +30,9 @@ from games import versions
 from games.forms import InviteForm
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Game, Move, Seat
-from games.results import standings
 from games.rules import protocol, registry
 from games.rules.wording import in_sentence
+from games.standings import standings
 
 LOG_CACHE_SECONDS = 3600
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, around the engine's parts

@@ -1,6 +1,6 @@
 """Conceding a started game, in the way that is fairest for the players who stay.
 
-- The player who resigns is ranked below everyone who did not (games.results), for good.
+- The player who resigns is ranked below everyone who did not (games.standings), for good.
 - If only one seat that has not resigned remains (a two-player game, or everyone else has
   resigned), the game ends at once and that seat wins: there is nobody left to play against.
 - If no person remains who has not resigned (only bots), the game ends at once too; the rest

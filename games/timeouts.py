@@ -4,7 +4,7 @@ After GAMES_TIMEOUTS_FOR_AUTOPILOT timeouts in a row the bot keeps the seat (aut
 the player takes it back from the game page; a move of their own resets the count. When every
 person's seat is on autopilot the game waits (Game.schedule_turn) and, if nobody comes back
 within GAMES_ABANDONED_AFTER, it is ended and scored as it stands, the absent players ranked
-last (games.results): the same deadline, found by the same sweep.
+last (games.standings): the same deadline, found by the same sweep.
 """
 
 from __future__ import annotations

@@ -89,12 +89,12 @@ def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True
     game = games.filter(pk=pk).first()
     if game is None:
         raise Http404(_("No such game."))
-    if game.is_public or _may_see_private(request, game):
+    if game.is_public or may_see_private(request, game):
         return game
     raise Http404(_("No such game."))
 
 
-def _may_see_private(request: HttpRequest, game: Game) -> bool:
+def may_see_private(request: HttpRequest, game: Game) -> bool:
     """Seats, invitees and holders of a live invite link (whose token comes with the page and
     its join form) may see a private game; nobody else learns it exists. A link opens only a
     game still forming with a seat free (Game.admits): never the board or the table talk."""
@@ -533,7 +533,7 @@ def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         raise Http404(_("No such game."))
     if not row[2] and not versions.valid_poll_token(pk, request.GET.get("p")):
         game = Game.objects.defer("state").filter(pk=pk).first()
-        if game is None or not _may_see_private(request, game):
+        if game is None or not may_see_private(request, game):
             raise Http404(_("No such game."))
     return poll.answer(row, request.GET)
 

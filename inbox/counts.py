@@ -51,7 +51,7 @@ def forget(user_ids: list[int]) -> None:
 def _game_changed(sender: Any, *, game: Game, **kw: Any) -> None:
     """Any change of a game may change whose move it is: its players are counted again once
     the change commits (a rollback changes nothing)."""
-    seats = kw.get("seats")  # move_made and turn_passed carry the seats they read
+    seats = kw.get("seats")  # a move's own read of the seats, if the event carries it
     if seats is not None:
         user_ids = [s.user_id for s in seats if s.user_id]
     else:

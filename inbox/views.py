@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games.models import Game, Seat
+from games.models import Game, Seat, SeatClock
 from inbox import counts, seen
 from inbox.forms import CalendarForm
 from inbox.models import CalendarFeed, new_feed_token
@@ -31,6 +31,7 @@ class Entry:
     opponents: list[Seat]
     moved: bool  # moves since the player last looked
     talked: bool  # table talk since then
+    clock: SeatClock | None = None  # the player's own clock, as the game page shows it
 
     @property
     def changed(self) -> bool:
@@ -42,8 +43,12 @@ def _entries(user: Any, games: list[Game]) -> list[Entry]:
     entries = []
     for game in games:
         version, chat = looked.get(game.pk, (0, 0))
-        opponents = [s for s in game.seats.all() if s.user_id != user.pk]
-        entries.append(Entry(game, opponents, game.version > version, game.chat_version > chat))
+        seats = list(game.seats.all())
+        opponents = [s for s in seats if s.user_id != user.pk]
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        clock = game.time_left(mine) if mine is not None else None
+        moved, talked = game.version > version, game.chat_version > chat
+        entries.append(Entry(game, opponents, moved, talked, clock))
     return entries
 
 
@@ -54,7 +59,7 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
     games = (
         Game.objects.filter(status=Game.Status.ACTIVE)
         .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-        .annotate(my_move=Exists(waiting))
+        .annotate(waiting_for_me=Exists(waiting))
         .defer("state")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by(F("deadline").asc(nulls_last=True), "pk")
@@ -62,7 +67,7 @@ def _my_games(user: Any) -> tuple[list[Game], list[Game]]:
     mine: list[Game] = []
     others: list[Game] = []
     for game in games:
-        (mine if game.my_move else others).append(game)
+        (mine if game.waiting_for_me else others).append(game)
     return mine, others
 
 

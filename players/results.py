@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Move, Seat
-from games.results import standings
 from games.rules import protocol
+from games.standings import standings
 from players import ratings
 from players.models import BotPoolRating, GameRecord, Rating, SeatResult
 

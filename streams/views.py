@@ -31,7 +31,7 @@ from api import limits, tokens
 from api.errors import ApiError, body
 from games import versions
 from games.models import Game
-from games.views import _may_see_private
+from games.views import may_see_private
 from streams import channels, hub, publish
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def _may_watch(request: HttpRequest, user: Any, pk: int) -> bool:
     if game.is_public or versions.valid_poll_token(pk, request.GET.get("p")):
         return True
     request.user = user if user is not None else AnonymousUser()  # what the page's check reads
-    return _may_see_private(request, game)
+    return may_see_private(request, game)
 
 
 def _token_still_valid(token: Any) -> Callable[[], Awaitable[bool]] | None:

@@ -27,7 +27,7 @@ from games import play
 from games.errors import GameError
 from games.forms import MAX_ACTION_DEPTH, MAX_ACTION_LENGTH, MOVE_NOT_READ, json_depth
 from games.models import Game, Move
-from games.results import standings
+from games.standings import standings
 from games.transfer import export_game
 
 router = Router(tags=["games"])

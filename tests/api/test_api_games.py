@@ -6,6 +6,7 @@ import pytest
 
 from games.models import Game, Move
 from games.rules.firenze import rules
+from tests.factories import UserFactory
 from tests.web.helpers import started_game
 
 pytestmark = pytest.mark.django_db
@@ -121,15 +122,18 @@ def test_it_undoes_a_step(api_as, anna, ben):
 def test_a_private_game_is_not_found_by_outsiders(api_as, anna, ben, carla):
     from games import lobby
 
-    game = lobby.create_game(anna, num_players=2, is_public=False)
+    game = lobby.create_game(anna, num_players=3, is_public=False)
     lobby.join(game, ben, token=game.invite_token)
     for client in (api_as(carla), api_as(None)):
         for path in ("", "/actions", "/log", "/talk", "/export"):
             response = client.get(f"/games/{game.pk}{path}")
             assert response.status_code == 404 and response.json()["code"] == "not_found", path
     assert api_as(ben).get(f"/games/{game.pk}").status_code == 200
+    game.refresh_from_db()  # the link that seated Ben was used up; the creator shares a new one
     holder = api_as(carla).get(f"/games/{game.pk}", token=game.invite_token)
     assert holder.status_code == 200
+    lobby.join(game, UserFactory(), token=game.invite_token)  # the table is full: it opens nothing
+    assert api_as(carla).get(f"/games/{game.pk}", token=game.invite_token).status_code == 404
 
 
 def test_a_revoked_token_is_refused_everywhere(api_as, anna, ben):

@@ -120,6 +120,26 @@ def test_on_a_phone_the_header_is_compact(new_page, desk):
         expect(page.locator("#panel")).to_be_visible()
 
 
+def test_on_a_phone_one_tap_goes_between_the_actions_and_the_board(new_page, desk):
+    page = new_page(phone=True, user=desk["anna"])
+    page.goto(f"/games/{desk['playing'].pk}/")
+    viewport_screenshot(page, "desk-phone-en-first-screen-with-board-link")
+    board_link = page.locator("#status .jump-link")
+    expect(board_link).to_be_visible()
+    board_link.click()
+    expect(page.locator("#board")).to_be_focused()
+    expect(page.locator("#board")).to_be_in_viewport()
+    viewport_screenshot(page, "desk-phone-en-jumped-to-board")
+    expect(page.locator("#panel button").first).not_to_be_in_viewport()
+    page.locator("#board > .jump-link").click()
+    expect(page.locator("#panel")).to_be_focused()
+    expect(page.locator("#panel")).to_be_in_viewport()
+
+    desktop = new_page(user=desk["anna"])
+    desktop.goto(f"/games/{desk['playing'].pk}/")
+    expect(desktop.locator(".jump-link").first).to_be_hidden()  # side by side: nothing to jump
+
+
 def test_on_a_phone_the_three_player_score_breakdown_shows_every_column(new_page, desk):
     page = new_page(phone=True, user=desk["anna"])
     page.goto(f"/games/{desk['finished'].pk}/")

@@ -35,6 +35,7 @@ from urllib.error import HTTPError
 from urllib.parse import quote, urlencode, urljoin
 from urllib.request import HTTPRedirectHandler, ProxyHandler, Request, build_opener
 
+import kombu.pools
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -292,13 +293,16 @@ def use_broker(url: str | None, saved: dict | None = None) -> dict:
 
     keys = ("broker_url", "broker_transport_options", "task_always_eager", "task_eager_propagates")
     previous = {key: app.conf[key] for key in keys}
+    # kombu keeps producer pools in a registry keyed by connection: closing one without
+    # clearing the registry hands the closed pool to the next test on that broker ("Acquire
+    # on closed pool"), so reset the registry as well as the app's own references.
     amqp = app.__dict__.get("amqp")
-    if amqp is not None and amqp._producer_pool is not None:
-        amqp._producer_pool.force_close_all()
+    if amqp is not None:
         amqp._producer_pool = None
     if app._pool is not None:
         app._pool.force_close_all()
         app._pool = None
+    kombu.pools.reset()
     if saved is not None:
         app.conf.update(saved)
     else:

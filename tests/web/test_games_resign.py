@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games import lobby
 from games.models import Game, Seat
-from games.results import standings
 from games.rules.firenze import rules
+from games.standings import standings
 from tests.web.helpers import fast_forward, game_page, play_greedy, signed_in, started_game
 
 pytestmark = pytest.mark.django_db

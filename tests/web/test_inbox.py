@@ -204,3 +204,22 @@ def test_a_cached_game_page_is_drawn_anew_when_the_count_changed(anna, ben, carl
     counts.forget([anna.pk])
     fresh = browser.get(reverse("games:detail", args=[first.pk]), HTTP_IF_NONE_MATCH=etag)
     assert fresh.status_code == 200 and header_count(fresh.content.decode()) == "1"
+
+
+def test_it_shows_the_players_clock_as_the_game_page_does_resting_on_a_day_off(anna, ben):
+    from games.timecontrol import TimeControl
+    from tests.web.test_time_controls import acting, started_at, timed_game
+
+    today = timezone.now().weekday()
+    rest = TimeControl(per_turn=timedelta(days=1), days_off=(today, (today + 1) % 7))
+    game = timed_game(anna, ben, control=rest)
+    seat = acting(game)
+    seat.user.time_zone = "UTC"
+    seat.user.save(update_fields=["time_zone"])
+    started_at(game, timezone.now())
+
+    page = text(signed_in(seat.user).get(reverse("inbox:inbox")))
+    shown = re.search(r"<time [^>]*>([^<]+) left, resting until ([^<]+)</time>", page)
+    assert shown, page
+    game_page_text = html.unescape(game_page(signed_in(seat.user), game))
+    assert f"Time left: {shown.group(1)}; the clock rests until" in game_page_text

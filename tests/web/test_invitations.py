@@ -137,3 +137,11 @@ def test_anonymous_visitors_cannot_withdraw_anything(client, anna):
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     game.refresh_from_db()
     assert game.invite_token == token
+
+
+def test_a_token_with_odd_unicode_is_refused_not_an_error(anna, carla):
+    game = lobby.create_game(anna, num_players=3, is_public=False)
+    for token in ("tökén", "\u202e" + game.invite_token, "🂡" * 40):
+        assert signed_in(carla).get(url("detail", game), {"token": token}).status_code == 404
+        assert signed_in(carla).post(url("join", game), {"token": token}).status_code == 404
+    assert not Seat.objects.filter(game=game, user=carla).exists()

@@ -796,7 +796,7 @@ def game_context(seen: Seen) -> dict[str, Any]:
         ],
         "church_changed": lit.church,
         # The engine's final scoring per seat, for the score breakdown (games/scoresheet.py);
-        # the ranking with places and resignations is games.results.standings.
+        # the ranking with places and resignations is games.standings.standings.
         "final": (
             [
                 {**f, "name": names[i], "winner": i in view["final"]["winners"]}
