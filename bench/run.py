@@ -21,7 +21,8 @@ from bench import bots_bench, login_limit, rules_bench  # noqa: E402
 
 def _django_benches(database_url: str) -> None:
     env = {**os.environ, "DATABASE_URL": database_url}
-    for module in ("bench.web_bench", "bench.sweep_bench", "bench.archive_bench"):
+    for module in ("bench.web_bench", "bench.sweep_bench", "bench.archive_bench",
+                   "bench.tournament_bench"):  # fmt: skip
         subprocess.run([sys.executable, "-m", module], cwd=ROOT, env=env, check=True)
 
 

@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "api",
     "streams",
     "inbox",
+    "tournaments",
 ]
 
 MIDDLEWARE = [
@@ -274,6 +275,7 @@ ACCOUNT_RATE_LIMITS = {
     "move": "120/m/user",
     "away": "30/h/user",
     "profile": "30/h/user",
+    "create_tournament": "10/h/user,30/d/user",
 }
 # The client address behind the reverse proxy (README, "Behind a reverse proxy"): the number
 # of proxies that append to X-Forwarded-For, or a header the proxy sets to the client's address.
@@ -455,6 +457,11 @@ CELERY_BEAT_SCHEDULE["notifications-daily-digest"] = {
 # Retention: sent, skipped and failed emails are deleted after this many days, sign-in links a
 # day after they expire (used or not); the purge runs nightly.
 NOTIFICATIONS_RETENTION_DAYS = int(os.environ.get("NOTIFICATIONS_RETENTION_DAYS", "90"))
+# Tournaments: sign-ups that closed, rounds whose task was lost, the ladder's weekly games.
+CELERY_BEAT_SCHEDULE["tournaments-tick"] = {
+    "task": "tournaments.tasks.tick",
+    "schedule": float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60")),
+}
 CELERY_BEAT_SCHEDULE["notifications-purge"] = {
     "task": "notifications.tasks.purge_old_rows",
     "schedule": crontab(hour=3, minute=30),

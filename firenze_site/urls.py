@@ -31,6 +31,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),
+    path("tournaments/", include("tournaments.urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),
     # The preferences table, webhook and devices.

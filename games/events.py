@@ -21,7 +21,8 @@ move_undone = Signal()
 # game, step, seats (the game's Seat rows with their users, read under the game's lock, or
 # None): the turn passed to game.acting_seat.
 turn_passed = Signal()
-# game: every seat taken and the game started (turn_passed follows for step 0).
+# game, announced (bool: whoever formed the table, e.g. a tournament's round, told the players
+# itself): every seat taken and the game started (turn_passed follows for step 0).
 game_started = Signal()
 # game, state (the final state): the game ended (its last move, a resignation, an
 # abandonment). The players app stores its record and the ratings (players/apps.py).

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import events
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
-from games.models import TIME_LIMITS, Game, Invitation, Seat, new_token
+from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS, Game, Invitation, Seat, new_token
 from games.play import queue_bots
 from games.rules import registry
 from games.timecontrol import TimeControl
@@ -67,6 +67,47 @@ def create_game(
         game.set_time_control(control)
         game.save()
         Seat.objects.create(game=game, user=creator)
+    return game
+
+
+def create_table(
+    players: list[Any],
+    *,
+    options: dict[str, Any] | None = None,
+    time_limit: timedelta = timedelta(days=3),
+    is_public: bool = True,
+    name: str = "",
+    engine_name: str = "",
+    time_control: TimeControl | None = None,
+) -> Game:
+    """A table the site forms itself (a tournament's round, a season's week): these players
+    seated and the game dealt at once, with no creator. Its start is announced by whoever
+    formed it (game_started says ``announced``), so players get one notice, not two.
+    ``time_control`` sets the clock as in create_game (checked by the caller's form)."""
+    engine = registry.get(engine_name) if engine_name else registry.default()
+    try:
+        options = engine.normalise_options(len(players), options)
+    except ValueError as exc:
+        raise RequestRefused(str(exc)) from None
+    control = time_control or TimeControl(per_turn=time_limit)
+    try:
+        control.check()
+    except ValueError:
+        raise RequestRefused(_("Choose one of the offered time limits.")) from None
+    with transaction.atomic():
+        game = Game(
+            engine_name=engine.name,
+            rules_version=engine.rules_version,
+            name=name[:GAME_NAME_MAX_LENGTH],
+            num_players=len(players),
+            options=options,
+            is_public=is_public,
+            auto_start=False,
+        )
+        game.set_time_control(control)
+        game.save()
+        Seat.objects.bulk_create([Seat(game=game, user=user) for user in players])
+        _deal(game, announced=True)
     return game
 
 
@@ -308,7 +349,7 @@ def start(game: Game, by: Any) -> Game:
     return game
 
 
-def _deal(game: Game) -> None:
+def _deal(game: Game, *, announced: bool = False) -> None:
     """All seats taken: draw the seat order from the seed and deal the game (in the caller's
     transaction, with the game locked)."""
     seats = list(game.seats.order_by("joined", "pk"))
@@ -324,7 +365,7 @@ def _deal(game: Game) -> None:
     game.start_turn_clock()
     game.save()
     game.invitations.all().delete()
-    events.game_started.send(Game, game=game)
+    events.game_started.send(Game, game=game, announced=announced)
     events.turn_passed.send(Game, game=game, step=0)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -348,6 +349,25 @@ def _webhook_off(notification: Notification, context: dict[str, Any]) -> dict[st
     }
 
 
+def _tournament(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    """News of a tournament (its context says which: a round with the player's table, a bye,
+    a withdrawal, the end, a cancellation); a round's table is its game, announced here."""
+    data = notification.context
+    words = {
+        "event": data.get("event", ""),
+        "tournament": data.get("tournament", ""),
+        "tournament_url": links.absolute(str(data.get("url") or "/")),
+        "round": data.get("round"),
+        "final": bool(data.get("final")),
+        "place": ordinal(data["place"]) if data.get("place") else "",
+        "players_count": data.get("players"),
+        "mates": join_names(list(data.get("mates") or [])),
+    }
+    if notification.game is not None:
+        words.update(_game_started(notification, context))
+    return words
+
+
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
@@ -358,6 +378,7 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
     Kind.TABLE_FULL: _table_full,
     Kind.NEW_MESSAGES: _new_messages,
     Kind.WEBHOOK_OFF: _webhook_off,
+    Kind.TOURNAMENT: _tournament,
 }
 
 

@@ -40,7 +40,9 @@ def turn_passed(
     outbox.notify(seat.user, "your_turn", game=game, key=f"your_turn:{game.pk}:{step}")
 
 
-def game_started(sender: Any, *, game: Game, **kw: Any) -> None:
+def game_started(sender: Any, *, game: Game, announced: bool = False, **kw: Any) -> None:
+    if announced:  # whoever formed the table (a tournament's round) told the players
+        return
     for seat in _people(game):
         key = f"game_started:{game.pk}:{seat.user_id}"
         outbox.notify(seat.user, "game_started", game=game, key=key)

@@ -32,6 +32,7 @@ class Notification(models.Model):
         GAME_OVER = "game_over", "Game over"
         TABLE_FULL = "table_full", "Your table is full"
         NEW_MESSAGES = "new_messages", "New messages"
+        TOURNAMENT = "tournament", "Tournament news"
         # Service messages about the player's own settings: sent whatever the preferences say.
         TEST = "test", "Test (webhook or push)"
         WEBHOOK_OFF = "webhook_off", "Webhook switched off"

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from notifications import emails
+from notifications import emails, links
 from notifications.models import Notification
 
 Kind = Notification.Kind
@@ -42,6 +43,8 @@ class Notice:
 def for_notification(notification: Notification) -> Notice:
     user, game = notification.user, notification.game
     name = user.public_name
+    if notification.kind == Kind.TOURNAMENT:
+        return _tournament(notification, name)
     if game is None:
         site = emails.common_context(user)["site_url"]
         return Notice(
@@ -165,6 +168,62 @@ def _new_messages(notification, context, name):
     else:
         text = _("%(name)s, new messages in %(game)s. %(author)s: “%(quote)s”")
     return _("New messages in %(game)s") % words, text % words
+
+
+def _tournament(notification: Notification, name: str) -> Notice:
+    """A tournament's news, from the row's context alone (names, round, place: all public)."""
+    data, game = notification.context, notification.game
+    event = data.get("event")
+    words = {
+        "name": name,
+        "tournament": data.get("tournament", ""),
+        "round": data.get("round"),
+        "mates": emails.join_names(list(data.get("mates") or [])),
+        "place": ordinal(data["place"]) if data.get("place") else "",
+        "players": data.get("players"),
+    }
+    title = str(words["tournament"])
+    if event == "round" and data.get("final"):
+        title = _("The final table of %(tournament)s") % words
+        text = _("%(name)s, you play the final table of %(tournament)s with %(mates)s.") % words
+    elif event == "round":
+        title = _("Round %(round)s of %(tournament)s") % words
+        text = (
+            _("%(name)s, round %(round)s of %(tournament)s has started: you play with %(mates)s.")
+            % words
+        )
+    elif event == "bye":
+        title = _("Round %(round)s of %(tournament)s") % words
+        text = (
+            _(
+                "%(name)s, round %(round)s of %(tournament)s has started; you have a bye this "
+                "round (it counts as a win)."
+            )
+            % words
+        )
+    elif event == "withdrawn":
+        text = (
+            _(
+                "%(name)s, you were withdrawn from %(tournament)s after two timeouts in a row; a "
+                "bot plays your games to their end."
+            )
+            % words
+        )
+    elif event == "over":
+        text = _("%(tournament)s is over: %(name)s finished %(place)s of %(players)s.") % words
+    else:
+        text = _("%(tournament)s was cancelled: too few players signed up.") % words
+    url = links.absolute(str(data.get("url") or "/"))
+    if game is not None:
+        url = links.game_url(game)
+    return Notice(
+        notification.kind,
+        title,
+        text,
+        url,
+        game.pk if game is not None else None,
+        game.title if game is not None else str(data.get("tournament", "")),
+    )
 
 
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str]]] = {

@@ -270,7 +270,7 @@ def _game_started_email(notification: Notification) -> bool:
         Notification.objects.filter(
             user_id=notification.user_id,
             game=notification.game,
-            kind=Kind.GAME_STARTED,
+            kind__in=[Kind.GAME_STARTED, Kind.TOURNAMENT],  # a round's notice names the game
             channel=notification.channel,
         )
         .exclude(status__in=[Status.SKIPPED, Status.FAILED])

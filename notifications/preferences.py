@@ -25,6 +25,7 @@ Setting = Preference.Setting
 
 YOUR_TURN, REMINDER, TIMEOUT = "your_turn", "reminder", "timeout"
 GAME_OVER, NEW_MESSAGES, INVITATIONS = "game_over", "new_messages", "invitations"
+TOURNAMENTS = "tournaments"
 
 # The rows of the table, in the order the preferences page shows them.
 KINDS: list[tuple[str, Promise, Promise]] = [
@@ -45,6 +46,11 @@ KINDS: list[tuple[str, Promise, Promise]] = [
         INVITATIONS,
         gettext_lazy("Invitations"),
         gettext_lazy("Invitations to a game, games that start, full tables."),
+    ),
+    (
+        TOURNAMENTS,
+        gettext_lazy("Tournaments"),
+        gettext_lazy("Your tables in each new round, withdrawals and final standings."),
     ),
 ]
 KIND_LABELS = {kind: label for kind, label, _ in KINDS}
@@ -73,6 +79,7 @@ KIND_OF: dict[str, str] = {
     Kind.INVITED: INVITATIONS,
     Kind.GAME_STARTED: INVITATIONS,
     Kind.TABLE_FULL: INVITATIONS,
+    Kind.TOURNAMENT: TOURNAMENTS,
 }
 
 

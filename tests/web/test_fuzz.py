@@ -26,12 +26,14 @@ import json
 import os
 import re
 from collections import Counter
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -44,6 +46,7 @@ from notifications import links
 from tests import figures
 from tests.factories import UserFactory
 from tests.web.helpers import fast_forward, started_game
+from tournaments import signup
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 GET_EXAMPLES = max(3, EXAMPLES // 3)
@@ -67,7 +70,9 @@ FIELDS = [
     "text", "url", "format", "endpoint", "p256dh", "auth", "device", "kind", "channel",
     "setting", "reason", "muted", "game", "clock_mode", "bank", "bonus", "bank_cap",
     "days_off", "name", "scope", "invitation", "calendar", "level", "bot_seat_2", "bot_seat_3",
-    "bot_seat_4",
+    "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
+    "signup_closes", "min_rating", "max_rating", "featured", "size", "tournaments__email",
+    "tournaments__webhook", "tournaments__push",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -132,8 +137,16 @@ class World:
         lobby.join(self.forming, self.ben, token=self.forming.invite_token)
         self.active = [self.public, self.private]
         self.unsubscribe = links.unsubscribe_token(self.ben)
+        # A tournament open for sign-up, whose id is among the ids the examples draw.
+        self.tournament = signup.create(
+            self.anna, name="Fuzz Cup", fmt="swiss", table_size=2, max_players=8, rounds=2,
+            signup_closes=timezone.now() + timedelta(days=1),
+        )  # fmt: skip
         self.login_link = links.login_url(self.ben, self.public).rstrip("/").rsplit("/", 1)[1]
-        self.ids = [self.public.pk, self.private.pk, self.forming.pk, 10**12, 0, *HUGE_IDS]
+        self.ids = [
+            self.public.pk, self.private.pk, self.forming.pk, self.tournament.pk, 10**12, 0,
+            *HUGE_IDS,
+        ]  # fmt: skip
         self.seat_ids = [
             *Seat.objects.filter(game__in=[self.public, self.forming]).values_list("pk", flat=True),
             999999,
@@ -436,5 +449,8 @@ CORE = {
     "accounts/profile/", "accounts/delete/", "accounts/login/", "accounts/signup/",
     "accounts/logout/", "accounts/email/", "accounts/password/change/",
     "accounts/reauthenticate/", "email/unsubscribe/<str:token>/",
-    "email/play/<int:game_id>/<str:token>/",
+    "email/play/<int:game_id>/<str:token>/", "tournaments/new/", "tournaments/<int:pk>/join/",
+    "tournaments/<int:pk>/leave/", "tournaments/<int:pk>/withdraw/",
+    "tournaments/<int:pk>/cancel/", "tournaments/<int:pk>/start/",
+    "tournaments/<int:pk>/feature/", "tournaments/seasons/join/", "tournaments/seasons/leave/",
 }  # fmt: skip

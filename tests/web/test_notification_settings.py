@@ -50,10 +50,11 @@ def table_post(**changes) -> dict[str, str]:
 
 def test_it_shows_the_table_with_sensible_defaults(anna):
     page = signed_in(anna).get(PAGE).content.decode()
-    kinds = ["your_turn", "reminder", "timeout", "game_over", "invitations"]
+    kinds = ["your_turn", "reminder", "timeout", "game_over", "invitations", "tournaments"]
     expected = {cell_name(k, c) for k in kinds for c in ("email", "webhook", "push")}
     assert checked(page) == expected  # everything but new messages
-    for label in ("Your turn", "Reminders", "Timeouts", "Game over", "New messages", "Invitations"):
+    labels = ("Your turn", "Reminders", "Timeouts", "Game over", "New messages", "Invitations")
+    for label in (*labels, "Tournaments"):
         assert f'<th scope="row" class="prefs-kind">{label}<small>' in page
     assert re.search(r'<input type="radio" name="turn_email_timing" value="on"[^>]*checked', page)
     assert '<span class="vh">Your turn by email</span>' in page  # every box has a label

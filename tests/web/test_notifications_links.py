@@ -72,6 +72,7 @@ ALL_ON = {
     "game_over": "on",
     "new_messages": "off",
     "invitations": "on",
+    "tournaments": "on",
 }
 
 
