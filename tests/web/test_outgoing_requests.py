@@ -230,9 +230,17 @@ def test_every_task_has_a_soft_and_a_hard_time_limit_of_its_own(settings):
         name: task
         for name, task in current_app.tasks.items()
         if name.split(".")[0]
-        in {"games", "notifications", "chat", "players", "accounts", "api", "inbox", "streams"}
-    }
-    assert {"games.tasks.play_bots", "notifications.tasks.send_notification"} <= set(ours)
+        in {
+            "games", "notifications", "chat", "players", "accounts", "api", "inbox", "streams",
+            "bots", "tournaments",
+        }
+    }  # fmt: skip
+    assert {
+        "games.tasks.play_bots",
+        "notifications.tasks.send_notification",
+        "bots.tasks.review_game",
+    } <= set(ours)
+    assert any(name.startswith("tournaments.") for name in ours)
     for name, task in ours.items():
         assert task.soft_time_limit and task.time_limit, name
         assert task.soft_time_limit < task.time_limit, name
