@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.stack import Stack, wait_until
 from games import lobby
 from games.models import Game
 from notifications.models import Notification
-from tests.integration.conftest import Stack, wait_until
 from tests.integration.test_email_delivery import acting_user, play_turn
 from tests.web.helpers import started_game
 
