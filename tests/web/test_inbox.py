@@ -216,7 +216,7 @@ def test_it_shows_the_players_clock_as_the_game_page_does_resting_on_a_day_off(a
     seat = acting(game)
     seat.user.time_zone = "UTC"
     seat.user.save(update_fields=["time_zone"])
-    started_at(game, timezone.now())
+    started_at(game, timezone.now() - timedelta(minutes=1))  # whole seconds are stored
 
     page = text(signed_in(seat.user).get(reverse("inbox:inbox")))
     shown = re.search(r"<time [^>]*>([^<]+) left, resting until ([^<]+)</time>", page)
