@@ -39,7 +39,9 @@ def test_an_invitation_by_email_leads_through_sign_up_to_the_seat(new_page):
     expect(creator.locator(".invited-list")).to_contain_text("newcomer@example.com")
 
     [invitation] = [m for m in mail.outbox if m.to == ["newcomer@example.com"]]
-    assert "Anna invites you" in invitation.subject
+    # The subject carries none of the sender's text (issue 18); the body says who invites.
+    assert invitation.subject == "An invitation to a game of Firenze"
+    assert "Anna" in invitation.body
     link = next(url for url in LINK.findall(invitation.body) if "/games/invite/" in url)
     mail.outbox.clear()
 
