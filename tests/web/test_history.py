@@ -43,11 +43,17 @@ def days_ago(days: float) -> datetime:
     return timezone.now() - timedelta(days=days)
 
 
+def earlier_today() -> datetime:
+    """A while ago, but still today in the site's time zone (the date filters count days)."""
+    midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(days_ago(0.1), midnight)
+
+
 @pytest.fixture
 def games(anna, ben, carla, dario):
     """Six finished games over ten days, newest first in this list."""
     return [
-        finished_record([anna, ben], [50, 44], finished_at=days_ago(0.1)),
+        finished_record([anna, ben], [50, 44], finished_at=earlier_today()),
         finished_record([ben, carla, dario], [38, 61, 38], finished_at=days_ago(1), campanile=True),
         finished_record([carla, "greedy"], [47, 52], finished_at=days_ago(2), rated=False),
         finished_record([dario, anna, ben, carla], [40, 41, 42, 43], finished_at=days_ago(4)),
