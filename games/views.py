@@ -149,13 +149,9 @@ def lobby_games():
     return Game.objects.filter(status=Game.Status.OPEN, is_public=True).order_by("-created")
 
 
-@require_GET
-def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
-    """The lobby, a page at a time: its cost does not grow with the number of open games, and
-    the list is drawn once per change of the open games (games.lobbycache), not per visitor.
-    A page number that is not one shows the first page; one past the end, the last."""
-    # Only what the list shows: the creator, and how many seats are taken (counted in SQL
-    # for the page's rows only).
+def lobby_listing():
+    """The open games with only what a list shows: the creator, and how many seats are taken
+    (counted in SQL for the shown page's rows only). The lobby page and the API share it."""
     taken = (
         Seat.objects.filter(game=OuterRef("pk"))
         .order_by()
@@ -163,12 +159,20 @@ def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
         .annotate(count=Count("pk"))
         .values("count")
     )
-    games = (
+    return (
         lobby_games()
         .defer("state")
         .select_related("creator")
         .annotate(seats_taken=Coalesce(Subquery(taken), 0))
     )
+
+
+@require_GET
+def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
+    """The lobby, a page at a time: its cost does not grow with the number of open games, and
+    the list is drawn once per change of the open games (games.lobbycache), not per visitor.
+    A page number that is not one shows the first page; one past the end, the last."""
+    games = lobby_listing()
     asked = lobbycache.page_param(request.GET.get("page"))
 
     def draw() -> str:

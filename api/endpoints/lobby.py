@@ -6,8 +6,6 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Count, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Status
@@ -20,8 +18,8 @@ from api.schemas import CreateIn, Error, GameId, GameSummary, Invited, InviteIn,
 from games import limits as page_limits
 from games import lobby
 from games.forms import CreateGameForm, InviteForm
-from games.models import Game, Seat
-from games.views import LOBBY_PAGE_SIZE, lobby_games
+from games.models import Game
+from games.views import LOBBY_PAGE_SIZE, lobby_listing
 
 router = Router(tags=["lobby"])
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error, 503: Error}
@@ -30,19 +28,7 @@ REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Erro
 @router.get("/lobby", response={200: Lobby, 401: Error})
 def open_games(request: HttpRequest, page: int = Query(1, ge=1, le=10**6)) -> dict[str, Any]:
     """Open public games, newest first, a page at a time."""
-    taken = (
-        Seat.objects.filter(game=OuterRef("pk"))
-        .order_by()
-        .values("game")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    games = (
-        lobby_games()
-        .defer("state")
-        .select_related("creator")
-        .annotate(seats_taken=Coalesce(Subquery(taken), 0))
-    )
+    games = lobby_listing()
     shown = Paginator(games, LOBBY_PAGE_SIZE).get_page(page)
     return {
         "page": shown.number,
