@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -26,6 +27,8 @@ PREFIX = "fz"
 MAX_TOKENS = 20  # active tokens per account
 TOUCH_EVERY = timedelta(minutes=1)
 _SHAPE = re.compile(r"\Afz_([0-9a-f]{12})_([A-Za-z0-9_-]{32,64})\Z")
+# token_id: a token was revoked (the live streams it opened end; streams.publish listens).
+revoked = Signal()
 
 
 @dataclass(frozen=True)
@@ -81,15 +84,18 @@ def touch(token: ApiToken) -> None:
 
 def revoke(user: Any, token_id: int) -> bool:
     """Revoke one of the user's tokens; False if there is no such active token."""
-    return bool(
+    done = bool(
         ApiToken.objects.filter(pk=token_id, user=user, revoked_at=None).update(
             revoked_at=timezone.now()
         )
     )
+    if done:
+        revoked.send(ApiToken, token_id=token_id)
+    return done
 
 
 def find_by_id(token_id: int) -> ApiToken | None:
-    """The token if it is still active (streams ask before each event)."""
+    """The token if it is still active (an open stream asks now and then)."""
     return (
         ApiToken.objects.select_related("user")
         .filter(pk=token_id, revoked_at=None, user__is_active=True)

@@ -570,3 +570,6 @@ STREAMS_REDIS_URL = os.environ.get("STREAMS_REDIS_URL", "") or (
 STREAMS_KEEPALIVE_SECONDS = float(os.environ.get("STREAMS_KEEPALIVE_SECONDS", "45"))
 # A stream ends after this long (the client reconnects with Last-Event-ID and is checked again).
 STREAMS_MAX_SECONDS = float(os.environ.get("STREAMS_MAX_SECONDS", "3600"))
+# An open stream checks again that its caller may still watch (token, session, seat, invite
+# link) at least this often, and at once when a sign-out, a seat or a link says so.
+STREAMS_RECHECK_SECONDS = float(os.environ.get("STREAMS_RECHECK_SECONDS", "50"))

@@ -34,6 +34,9 @@ game_imported = Signal()
 table_full = Signal()
 # game, user, by: a player with an account was invited to a seat.
 invited = Signal()
+# game: who may see the game changed: a seat taken or freed, an invitation or the invite link
+# used or withdrawn (live streams check their callers again).
+access_changed = Signal()
 # invitation: an address with no account was invited (games.models.Invitation).
 invited_address = Signal()
 # game, seat (Seat), step: the acting seat ran out of time and a bot plays the turn.

@@ -149,6 +149,7 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
         game.invitations.filter(user=user).delete()
         if by_link:
             _use_link(game, token or "")
+        events.access_changed.send(Game, game=game)
         _when_full(game, by=user)
     if game.is_active:
         queue_bots(game)
@@ -171,6 +172,7 @@ def revoke(game: Game, by: Any, invitation_id: int | None = None) -> None:
         game = _lock_open(game)
         if by != game.creator:
             raise NotAllowed(_("Only the game's creator can withdraw invitations."))
+        events.access_changed.send(Game, game=game)
         if invitation_id is None:
             game.invite_token = new_token()
             game.save(update_fields=["invite_token"])
@@ -220,6 +222,7 @@ def remove_seat(game: Game, by: Any, seat_id: int) -> None:
         if seat is None:
             raise RequestRefused(_("There is no such seat to free."))
         seat.delete()
+        events.access_changed.send(Game, game=game)
 
 
 def leave(game: Game, user: Any) -> None:
@@ -230,6 +233,7 @@ def leave(game: Game, user: Any) -> None:
         deleted, _counts = game.seats.filter(user=user).delete()
         if not deleted:
             raise RequestRefused(_("You have no seat in this game."))
+        events.access_changed.send(Game, game=game)
 
 
 def cancel(game: Game, by: Any) -> None:

@@ -5,12 +5,16 @@ sync middleware (asgiref's ThreadSensitiveContext), and keeps both for as long a
 streams: some 300 KB per open stream. An idle stream needs none of it. So this app answers
 /streams/ itself: it reads the request into a plain HttpRequest (headers, query, cookies),
 asks the same code as the views (streams.views: access, limits, the event generator) and
-writes the events to the connection; everything else goes to Django. A client that has gone
-is noticed at the next write (an event or the keep-alive) and its stream closed then.
+writes the events to the connection; everything else goes to Django.
+
+A client that has gone is noticed by the server's ``http.disconnect`` message, read by a task
+beside the one writing: a write to a closed connection fails silently under uvicorn, so the
+writes alone would keep a gone client's stream (its slot, its coroutine) for its lifetime.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
@@ -18,6 +22,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.core.exceptions import DisallowedHost
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.http.response import HttpResponseBase
@@ -36,8 +41,11 @@ def _request(scope: Scope) -> HttpRequest:
     request.method = scope["method"]
     request.path = request.path_info = scope["path"]
     client = scope.get("client") or ("", 0)
+    server = scope.get("server") or ("", 0)
     request.META = {
         "REMOTE_ADDR": client[0],
+        "SERVER_NAME": server[0],
+        "SERVER_PORT": str(server[1]),
         "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
     }
     for raw_name, raw_value in scope.get("headers", []):
@@ -52,6 +60,10 @@ def _request(scope: Scope) -> HttpRequest:
 
 
 async def _answer(request: HttpRequest) -> HttpResponseBase:
+    try:
+        request.get_host()  # ALLOWED_HOSTS, as Django's handler checks it
+    except DisallowedHost:
+        return views._refusal(400, "bad_request", "Unknown host.")
     if request.method == "HEAD":  # as the GET, without its body (firenze_site.request_guards)
         request.method = "GET"
         request.head_only = True  # type: ignore[attr-defined]
@@ -80,14 +92,30 @@ async def serve(scope: Scope, receive: Any, send: Any) -> None:
         await send({"type": "http.response.body", "body": body})
         return
     events: Any = response.events
+    writer = asyncio.ensure_future(_write(events, send))
+    watcher = asyncio.ensure_future(_gone(receive))
+    try:
+        await asyncio.wait([writer, watcher], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (writer, watcher):
+            task.cancel()
+        await asyncio.gather(writer, watcher, return_exceptions=True)
+        await events.aclose()
+
+
+async def _write(events: Any, send: Any) -> None:
     try:
         async for chunk in events:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
         await send({"type": "http.response.body", "body": b""})
     except OSError:  # the client went away (uvicorn's ClientDisconnected)
         pass
-    finally:
-        await events.aclose()
+
+
+async def _gone(receive: Any) -> None:
+    """Returns when the client has disconnected (a request body, if any, is read and dropped)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def with_streams(django: ASGIApp) -> ASGIApp:

@@ -10,6 +10,13 @@ Why one pattern subscription rather than a subscription per channel: no subscrib
 unsubscribe churn as streams come and go, and no window in which a new stream is registered but
 its channel not yet subscribed. The price is that every process sees every event of the site;
 for a turn-based site that is a few per second.
+
+The same loop's clock (TICK, a few times per keep-alive interval) lets each stream send its
+keep-alive, end past its lifetime and check its caller's access again on its own schedule, so
+the checks of a thousand streams spread out instead of landing together. Notices on the
+"access" channel (a sign-out, a seat taken, a link used) ask the streams they name to check at
+once. On SIGTERM (or SIGINT) the hub says goodbye to every stream, which tells its client to
+reconnect and ends, so the server can stop without waiting for them.
 """
 
 from __future__ import annotations
@@ -17,8 +24,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
+import threading
 import time
 import weakref
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +38,10 @@ from streams import channels
 log = logging.getLogger(__name__)
 
 END = object()  # the stream must close (Redis lost, queue overflow, lifetime over)
-KEEPALIVE = object()
+TICK = object()  # the hub's clock: keep-alive, lifetime, access re-check due
+RECHECK = object()  # something changed who may watch: check now
+GOODBYE = object()  # the server is shutting down: tell the client to reconnect, and end
+TICKS_PER_INTERVAL = 4
 QUEUE_SIZE = 64  # events waiting for one slow client; past that it is dropped (it reconnects)
 
 Event = tuple[str, str, str]  # id, kind, JSON data
@@ -42,9 +55,20 @@ def frame(event_id: str, kind: str, data: str) -> bytes:
 class Hub:
     def __init__(self, url: str) -> None:
         import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+        from redis.exceptions import ConnectionError, TimeoutError
 
-        self.redis = aioredis.Redis.from_url(url, socket_connect_timeout=2)
+        # A pooled connection Redis has dropped (a restart) fails once; a fresh one is tried.
+        self.redis = aioredis.Redis.from_url(
+            url,
+            socket_connect_timeout=2,
+            retry=Retry(NoBackoff(), 1),
+            retry_on_error=[ConnectionError, TimeoutError],
+        )
         self.listeners: dict[str, set[asyncio.Queue]] = {}
+        self.watchers: dict[str, set[asyncio.Queue]] = {}  # access tag: its streams' queues
+        self.draining = False
         self.ready = asyncio.Event()
         self.tasks: list[asyncio.Task] = []
 
@@ -61,6 +85,7 @@ class Hub:
             self._stop()
             raise
         self.tasks.append(asyncio.get_running_loop().create_task(self._tick()))
+        _say_goodbye_on_exit(self)
         self.ready.set()
 
     async def close(self) -> None:
@@ -102,7 +127,14 @@ class Hub:
                 await pubsub.aclose()
 
     def _dispatch(self, raw_channel: bytes, raw: bytes) -> None:
-        queues = self.listeners.get(channels.channel_of(raw_channel.decode()))
+        channel = channels.channel_of(raw_channel.decode())
+        if channel == channels.ACCESS:
+            for tag in raw.decode().split():
+                item = END if tag.startswith(channels.END_MARK) else RECHECK
+                for queue in list(self.watchers.get(tag.removeprefix(channels.END_MARK), ())):
+                    _offer(queue, item)
+            return
+        queues = self.listeners.get(channel)
         if not queues:
             return
         event_id, kind, data = raw.decode().split(" ", 2)
@@ -113,36 +145,54 @@ class Hub:
 
     async def _tick(self) -> None:
         while True:
-            await asyncio.sleep(settings.STREAMS_KEEPALIVE_SECONDS)
+            await asyncio.sleep(tick_seconds())
             for queues in self.listeners.values():
                 for queue in queues:
-                    _offer(queue, KEEPALIVE)
+                    _offer(queue, TICK)
 
-    def listen(self, channel: str) -> asyncio.Queue:
+    def listen(self, channel: str, tags: Iterable[str] = ()) -> asyncio.Queue:
+        """A queue of the channel's events, and of access notices naming one of ``tags``."""
         queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
         self.listeners.setdefault(channel, set()).add(queue)
+        for tag in tags:
+            self.watchers.setdefault(tag, set()).add(queue)
+        if self.draining:
+            _offer(queue, GOODBYE)
         return queue
 
-    def forget(self, channel: str, queue: asyncio.Queue) -> None:
-        queues = self.listeners.get(channel)
-        if queues is not None:
-            queues.discard(queue)
-            if not queues:
-                del self.listeners[channel]
+    def forget(self, channel: str, queue: asyncio.Queue, tags: Iterable[str] = ()) -> None:
+        for index, key in [(self.listeners, channel)] + [(self.watchers, tag) for tag in tags]:
+            queues = index.get(key)
+            if queues is not None:
+                queues.discard(queue)
+                if not queues:
+                    del index[key]
+
+    def open_streams(self) -> int:
+        return sum(len(queues) for queues in self.listeners.values())
+
+    def drain(self) -> None:
+        """The server is stopping: every stream tells its client to reconnect, and ends."""
+        self.draining = True
+        for queues in self.listeners.values():
+            for queue in queues:
+                _offer(queue, GOODBYE)
 
     async def since(self, channel: str, last: str) -> list[Event] | None:
-        """The logged events after ``last``, or None when the log no longer reaches back to
-        it (the client missed events: it must reload)."""
-        key = channels.log_key(channel)
-        first: Any = await self.redis.xrange(key, "-", "+", count=1)
-        entries: Any = await self.redis.xrange(key, f"({last}", "+")
-        oldest = channels.event_id(first[0][0].decode()) if first else None
+        """The logged events after ``last``; None unless the log still holds ``last`` itself,
+        the one proof that nothing between it and the log's events is missing (after a trim,
+        an expiry, Redis losing its data, or an id that was never ours, the client must
+        reload)."""
         asked = channels.event_id(last)
-        if oldest is None or asked is None or oldest > asked:
-            return None if first else []
+        if asked is None:
+            return None
+        key = channels.log_key(channel)
+        entries: Any = await self.redis.xrange(key, f"{asked[0]}-{asked[1]}", "+")
+        if not entries or channels.event_id(entries[0][0].decode()) != asked:
+            return None
         return [
             (entry_id.decode(), fields[b"k"].decode(), fields[b"d"].decode())
-            for entry_id, fields in entries
+            for entry_id, fields in entries[1:]
         ]
 
 
@@ -170,3 +220,29 @@ async def hub() -> Hub:
 
 def lifetime_over(started: float) -> bool:
     return time.monotonic() - started > settings.STREAMS_MAX_SECONDS
+
+
+def tick_seconds() -> float:
+    """Often enough that each keep-alive and re-check comes at most a tick after it is due."""
+    due = min(settings.STREAMS_KEEPALIVE_SECONDS, settings.STREAMS_RECHECK_SECONDS)
+    return max(due / TICKS_PER_INTERVAL, 0.01)
+
+
+def _say_goodbye_on_exit(found: Hub) -> None:
+    """Chain the server's SIGTERM and SIGINT handlers (uvicorn's) with the hub's drain, so open
+    streams end at once instead of holding the shutdown up for their lifetime. Only a server
+    that handles the signal in this process's main thread is chained."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        previous = signal.getsignal(number)
+        if not callable(previous) or getattr(previous, "drains", None) is not None:
+            continue
+
+        def handler(sig: int, frame: Any, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(found.drain)
+            previous(sig, frame)
+
+        handler.drains = found  # type: ignore[attr-defined]
+        signal.signal(number, handler)

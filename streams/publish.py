@@ -20,9 +20,11 @@ from functools import cache
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.dispatch import Signal
 
+from api import tokens
 from chat.signals import message_posted
 from games import events
 from games.models import Game, Seat
@@ -64,6 +66,23 @@ def send(announcements: list[tuple[str, str, dict[str, Any]]]) -> None:
         pipe.execute()
     except RedisError as exc:
         log.warning("live events not published (%s): %s", len(announcements), exc)
+
+
+def access_changed(*tags: str) -> None:
+    """Ask the open streams these access tags name (streams.channels.access_tag) to check their
+    caller again, once the change has committed."""
+    if enabled() and tags:
+        transaction.on_commit(lambda: _notify(tags))
+
+
+def _notify(tags: tuple[str, ...]) -> None:
+    from redis.exceptions import RedisError
+
+    try:
+        name = channels.pubsub_name(channels.ACCESS)
+        _client(settings.STREAMS_REDIS_URL).publish(name, " ".join(tags))
+    except RedisError as exc:  # the streams' timer checks again within a minute anyway
+        log.warning("access notice not published (%s): %s", tags, exc)
 
 
 def announce_on_commit(announcements: list[tuple[str, str, dict[str, Any]]]) -> None:
@@ -111,6 +130,23 @@ def move_undone(sender: Any, *, game: Game, step: int, **kw: Any) -> None:
 
 def game_started(sender: Any, *, game: Game, **kw: Any) -> None:
     _to_game_and_players(game, "started", {"version": game.version})
+    access_changed(channels.access_tag("game", game.pk))  # an invite link opens it no more
+
+
+def game_access_changed(sender: Any, *, game: Game, **kw: Any) -> None:
+    access_changed(channels.access_tag("game", game.pk))
+
+
+def signed_out(sender: Any, *, request: Any = None, **kw: Any) -> None:
+    """The session's streams end (sent before the session is flushed: a check now would still
+    find it signed in, so the notice ends them outright)."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        access_changed(channels.END_MARK + channels.session_tag(key))
+
+
+def token_revoked(sender: Any, *, token_id: int, **kw: Any) -> None:
+    access_changed(channels.access_tag("token", token_id))
 
 
 def game_over(sender: Any, *, game: Game, **kw: Any) -> None:
@@ -146,6 +182,7 @@ RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.game_over: game_over,
     events.turn_passed: turn_passed,
     events.invited: invited,
+    events.access_changed: game_access_changed,
 }
 
 
@@ -153,3 +190,5 @@ def connect() -> None:
     for signal, receiver in RECEIVERS.items():
         signal.connect(receiver, sender=Game, dispatch_uid=f"streams.{receiver.__name__}")
     message_posted.connect(talk, dispatch_uid="streams.talk")
+    user_logged_out.connect(signed_out, dispatch_uid="streams.signed_out")
+    tokens.revoked.connect(token_revoked, dispatch_uid="streams.token_revoked")

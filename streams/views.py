@@ -13,6 +13,7 @@ to reconnect: pages keep polling.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import import_module
@@ -22,14 +23,15 @@ from allauth.account.adapter import get_adapter
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
+from redis.exceptions import RedisError
 
 from api import limits, tokens
 from api.errors import ApiError, body
-from games import versions
 from games.models import Game
 from games.views import may_see_private
 from streams import channels, hub, publish
@@ -72,25 +74,55 @@ def _session_user(request: HttpRequest) -> Any:
 
 
 def _may_watch(request: HttpRequest, user: Any, pk: int) -> bool:
+    """The game page's rule: public, or its seats, invitees and holders of a live invite link
+    (sent as ``token``). A page token (``p``) is not enough: it outlives the link it came
+    with, and a stream is checked again as long as it is open (streams.hub)."""
     game = Game.objects.defer("state").filter(pk=pk).first()
     if game is None:
         return False
-    if game.is_public or versions.valid_poll_token(
-        pk, versions.viewer(request), request.GET.get("p")
-    ):
+    if game.is_public:
         return True
     request.user = user if user is not None else AnonymousUser()  # what the page's check reads
     return may_see_private(request, game)
 
 
-def _token_still_valid(token: Any) -> Callable[[], Awaitable[bool]] | None:
-    if token is None:
-        return None
+def _tags(request: HttpRequest, token: Any, pk: int | None) -> list[str]:
+    """The access notices that concern a stream (streams.publish.access_changed)."""
+    tags = [channels.access_tag("game", pk)] if pk is not None else []
+    session = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if token is not None:
+        tags.append(channels.access_tag("token", token.pk))
+    elif session:
+        tags.append(channels.session_tag(session))
+    return tags
 
-    async def check() -> bool:
-        return await sync_to_async(tokens.find_by_id)(token.pk) is not None
 
-    return check
+def _still_allowed(
+    request: HttpRequest, user: Any, token: Any, pk: int | None
+) -> Callable[[], Awaitable[bool]]:
+    """Whether the stream's caller may still watch it: the token still active, the session
+    still signed in to the same account, the game still open to them."""
+
+    def check() -> bool:
+        current = user
+        if token is not None:
+            found = tokens.find_by_id(token.pk)
+            current = found.user if found is not None else None
+        elif user is not None:
+            vars(request).pop("session", None)  # read the session again, not the copy of before
+            current = _session_user(request)
+        if user is not None and (current is None or current.pk != user.pk):
+            return False
+        return pk is None or _may_watch(request, current, pk)
+
+    async def allowed() -> bool:
+        try:
+            return await sync_to_async(check)()
+        except DatabaseError as exc:  # cannot tell: the client reconnects and is asked again
+            log.warning("stream access not checked: %s", exc)
+            return False
+
+    return allowed
 
 
 class EventStream(StreamingHttpResponse):
@@ -111,64 +143,81 @@ def _head_of_stream() -> HttpResponse:
     return response
 
 
-def _stream(
-    request: HttpRequest,
-    events: hub.Hub,
-    channel: str,
-    counter: str,
-    check: Callable[[], Awaitable[bool]] | None,
-) -> StreamingHttpResponse:
+class _Watch:
+    """One open stream's subscription: its channel, its access notices, its check."""
+
+    def __init__(
+        self,
+        events: hub.Hub,
+        channel: str,
+        tags: list[str],
+        counter: str,
+        allowed: Callable[[], Awaitable[bool]],
+    ) -> None:
+        self.events, self.channel, self.tags = events, channel, tags
+        self.counter, self.allowed = counter, allowed
+        self.queue = events.listen(channel, tags)  # before the log is read: nothing falls between
+
+
+def _stream(request: HttpRequest, watch: _Watch) -> StreamingHttpResponse:
     last = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
-    queue = events.listen(channel)  # before the log is read: nothing falls in between
-    response = EventStream(
-        _events(events, queue, channel, last if channels.event_id(last) else "", counter, check)
-    )
+    response = EventStream(_events(watch, last))
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def _events(
-    events: hub.Hub,
-    queue: Any,
-    channel: str,
-    last: str,
-    counter: str,
-    check: Callable[[], Awaitable[bool]] | None,
-) -> AsyncIterator[bytes]:
-    started = time.monotonic()
+def _goodbye() -> bytes:
+    """Reconnect soon, spread over a few seconds so a restart's clients do not come at once."""
+    return f"retry: {random.randint(RETRY_MS, 3 * RETRY_MS)}\n: restarting\n\n".encode()
+
+
+async def _replay(watch: _Watch, last: str) -> tuple[list[bytes], Any]:
+    """What the client missed after Last-Event-ID ``last`` (a reset if that cannot be proved
+    complete), and the id of the last of it."""
+    missed = await watch.events.since(watch.channel, last)
+    if missed is None:  # not provably continuous: the client must reload
+        return [b"event: reset\ndata: {}\n\n"], None
+    frames = [hub.frame(event_id, kind, data) for event_id, kind, data in missed]
+    return frames, channels.event_id(missed[-1][0]) if missed else None
+
+
+async def _events(watch: _Watch, last: str) -> AsyncIterator[bytes]:
+    started = checked = written = time.monotonic()
     try:
-        yield f"retry: {RETRY_MS}\n: {channel}\n\n".encode()
-        seen = channels.event_id(last)
-        if seen is not None:
-            missed = await events.since(channel, last)
-            if missed is None:  # the log has moved past it: the client must reload
-                yield b"event: reset\ndata: {}\n\n"
-            for event_id, kind, data in missed or []:
-                seen = channels.event_id(event_id)
-                yield hub.frame(event_id, kind, data)
-        while True:
-            item = await queue.get()
-            if item is hub.END:
-                return
-            if item is hub.KEEPALIVE:
-                if hub.lifetime_over(started):
-                    return
-                yield b": keepalive\n\n"
-                continue
-            number, framed = item
-            if seen is not None and number is not None and number <= seen:
-                continue
-            if check is not None and not await check():
-                return
-            seen = number
+        yield f"retry: {RETRY_MS}\n: {watch.channel}\n\n".encode()
+        frames, seen = await _replay(watch, last) if last else ([], None)
+        for framed in frames:
             yield framed
+        while True:
+            item = await watch.queue.get()
+            now = time.monotonic()
+            if item is hub.END or (item is hub.TICK and hub.lifetime_over(started)):
+                return
+            if item is hub.GOODBYE:
+                yield _goodbye()
+                return
+            recheck_due = item is hub.TICK and now - checked >= settings.STREAMS_RECHECK_SECONDS
+            if item is hub.RECHECK or recheck_due:
+                checked = now
+                if not await watch.allowed():
+                    return
+            if item is hub.TICK and now - written >= settings.STREAMS_KEEPALIVE_SECONDS:
+                written = now
+                yield b": keepalive\n\n"
+            if isinstance(item, tuple) and (seen is None or item[0] is None or item[0] > seen):
+                seen, written = item[0], now
+                yield item[1]
+    except RedisError as exc:  # the replay failed even on a fresh connection: reconnect later
+        log.warning("stream replay failed: %s", exc)
     finally:
-        events.forget(channel, queue)
-        await sync_to_async(limits.close_stream)(counter)
+        watch.events.forget(watch.channel, watch.queue, watch.tags)
+        await sync_to_async(limits.close_stream)(watch.counter)
 
 
-async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> HttpResponseBase:
+async def _open(
+    request: HttpRequest, user: Any, token: Any, channel: str, pk: int | None = None
+) -> HttpResponseBase:
     if getattr(request, "head_only", False):  # HEAD: the stream's headers, nothing subscribed
         return _head_of_stream()
     who = f"user:{user.pk}" if user is not None else f"ip:{get_adapter().get_client_ip(request)}"
@@ -179,7 +228,10 @@ async def _open(request: HttpRequest, user: Any, channel: str, check: Any) -> Ht
         await sync_to_async(limits.close_stream)(counter)
         log.warning("stream refused, Redis unreachable: %s", exc)
         return _refusal(503, "streams_unavailable", _("Live updates are unavailable just now."))
-    return _stream(request, events, channel, counter, check)
+    tags = _tags(request, token, pk)
+    return _stream(
+        request, _Watch(events, channel, tags, counter, _still_allowed(request, user, token, pk))
+    )
 
 
 @require_GET
@@ -200,7 +252,7 @@ async def game_events(request: HttpRequest, pk: int) -> HttpResponseBase:
         user, token = await _caller(request)
         if not await sync_to_async(_may_watch)(request, user, pk):
             return _refusal(404, "not_found", _("No such game."))
-        return await _open(request, user, channels.game(pk), _token_still_valid(token))
+        return await _open(request, user, token, channels.game(pk), pk)
     except ApiError as exc:
         return _refusal(exc.status, exc.code, exc.message)
 
@@ -214,6 +266,6 @@ async def account_events(request: HttpRequest) -> HttpResponseBase:
         user, token = await _caller(request)
         if user is None:
             raise ApiError(401, "unauthenticated", _("Sign in, or send an API token."))
-        return await _open(request, user, channels.account(user.pk), _token_still_valid(token))
+        return await _open(request, user, token, channels.account(user.pk))
     except ApiError as exc:
         return _refusal(exc.status, exc.code, exc.message)

@@ -4,15 +4,18 @@ pages' access rules and the limits on open streams."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.test import AsyncClient, override_settings
+from django.test import AsyncClient, Client, override_settings
+from django.utils.timezone import now
 
 from api import tokens
+from api.models import ApiToken
 from games import lobby, play, versions
 from games.models import Game
 from games.rules.firenze import rules
@@ -82,12 +85,15 @@ def move(game: Game, capture) -> int:
         return play.submit_move(game.pk, user, action, game.version).version
 
 
-async def get(path: str, **headers: str) -> Any:
-    return await AsyncClient().get(path, headers=headers)
+async def get(path: str, cookies: Any = None, **headers: str) -> Any:
+    client = AsyncClient()
+    if cookies is not None:
+        client.cookies = cookies
+    return await client.get(path, headers=headers)
 
 
-async def open_stream(path: str, **headers: str) -> Stream:
-    response = await get(path, **headers)
+async def open_stream(path: str, cookies: Any = None, **headers: str) -> Stream:
+    response = await get(path, cookies, **headers)
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/event-stream")
     stream = Stream(response)
@@ -144,23 +150,24 @@ def test_it_resumes_after_last_event_id(streams_on, anna, ben, django_capture_on
 
 
 def test_a_private_games_stream_follows_the_pages_rule(streams_on, anna, ben, carla):
-    game = lobby.create_game(anna, num_players=2, is_public=False)
+    game = lobby.create_game(anna, num_players=3, is_public=False)
     lobby.join(game, ben, token=game.invite_token)
+    game.refresh_from_db()  # the link that seated Ben was replaced
     secret = tokens.create(carla, "c", "read").secret
     mine = tokens.create(ben, "b", "read").secret
 
     async def scenario() -> list[int]:
         outsider = await get(f"/streams/games/{game.pk}/")
         with_token = await get(f"/streams/games/{game.pk}/", Authorization=f"Bearer {secret}")
-        page_token = await open_stream(
-            f"/streams/games/{game.pk}/?p={versions.poll_token(game.pk, '')}"
-        )
-        await page_token.close()
+        # A page token outlives the invite link it came with: alone it opens nothing.
+        page_token = await get(f"/streams/games/{game.pk}/?p={versions.poll_token(game.pk, '')}")
+        link = await open_stream(f"/streams/games/{game.pk}/?token={game.invite_token}")
+        await link.close()
         seated = await open_stream(f"/streams/games/{game.pk}/", Authorization=f"Bearer {mine}")
         await seated.close()
-        return [outsider.status_code, with_token.status_code]
+        return [outsider.status_code, with_token.status_code, page_token.status_code]
 
-    assert run(scenario) == [404, 404]
+    assert run(scenario) == [404, 404, 404]
 
 
 def test_the_account_stream_says_your_turn_and_invitations(
@@ -206,23 +213,100 @@ def test_the_account_stream_says_your_turn_and_invitations(
         assert kinds[2] == "your_turn"
 
 
-def test_a_revoked_tokens_stream_ends_at_the_next_event(
+async def ended(stream: Stream) -> bool:
+    """Whether the stream ends before any other event comes (keep-alives aside)."""
+    try:
+        await stream.event()
+    except StopAsyncIteration:
+        return True
+    return False
+
+
+def test_a_revoked_tokens_stream_ends_when_it_is_revoked(
     streams_on, anna, ben, django_capture_on_commit_callbacks
 ):
-    game = started_game(anna, ben)
+    started_game(anna, ben)
+    made = tokens.create(ben, "bot", "read")
+
+    def revoke() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            tokens.revoke(ben, made.token.pk)
+
+    async def scenario() -> bool:
+        stream = await open_stream("/streams/account/", Authorization=f"Bearer {made.secret}")
+        await sync_to_async(revoke)()
+        return await ended(stream)
+
+    assert run(scenario)
+
+
+def test_a_stream_checks_its_token_again_on_a_timer(streams_on, settings, anna, ben):
+    """A token revoked with no notice (another process, a lost message): the timer finds it."""
+    settings.STREAMS_RECHECK_SECONDS = 0  # every tick
     made = tokens.create(ben, "bot", "read")
 
     async def scenario() -> bool:
         stream = await open_stream("/streams/account/", Authorization=f"Bearer {made.secret}")
-        await sync_to_async(tokens.revoke)(ben, made.token.pk)
-        await sync_to_async(move)(game, django_capture_on_commit_callbacks)
-        try:
-            await stream.event()
-        except StopAsyncIteration:
-            return True
-        return False
+        await sync_to_async(ApiToken.objects.filter(pk=made.token.pk).update)(revoked_at=now())
+        return await ended(stream)
 
     assert run(scenario)
+
+
+def test_a_used_invite_links_stream_ends_and_starts_no_more(
+    streams_on, anna, ben, carla, django_capture_on_commit_callbacks
+):
+    """An anonymous link holder watched the forming game; the link seats Carla: the holder's
+    stream ends before the game's start or its moves reach it, and cannot be opened again."""
+    game = lobby.create_game(anna, num_players=2, is_public=False)
+    link = f"/streams/games/{game.pk}/?token={game.invite_token}"
+
+    def use_link() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            lobby.join(game, carla, token=game.invite_token)
+
+    async def scenario() -> tuple[bool, int]:
+        stream = await open_stream(link)
+        await sync_to_async(use_link)()
+        return await ended(stream), (await get(link)).status_code
+
+    assert run(scenario) == (True, 404)
+
+
+def test_a_withdrawn_invite_links_stream_ends(streams_on, anna, django_capture_on_commit_callbacks):
+    game = lobby.create_game(anna, num_players=3, is_public=False)
+
+    def withdraw() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            lobby.revoke(game, anna)
+
+    async def scenario() -> bool:
+        stream = await open_stream(f"/streams/games/{game.pk}/?token={game.invite_token}")
+        await sync_to_async(withdraw)()
+        return await ended(stream)
+
+    assert run(scenario)
+
+
+def test_a_signed_out_browsers_stream_ends(
+    streams_on, anna, ben, django_capture_on_commit_callbacks
+):
+    game = lobby.create_game(anna, num_players=2, is_public=False)
+    lobby.join(game, ben, token=game.invite_token)
+    browser = Client()
+    browser.force_login(ben)
+    cookies = copy.deepcopy(browser.cookies)
+
+    def sign_out() -> int:
+        with django_capture_on_commit_callbacks(execute=True):
+            return browser.post("/accounts/logout/").status_code
+
+    async def scenario() -> tuple[bool, int]:
+        stream = await open_stream(f"/streams/games/{game.pk}/", cookies)
+        assert await sync_to_async(sign_out)() == 302
+        return await ended(stream), (await get(f"/streams/games/{game.pk}/", cookies)).status_code
+
+    assert run(scenario) == (True, 404)
 
 
 @override_settings(API_RATE_LIMITS={"streams": (1, 0)})

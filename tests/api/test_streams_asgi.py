@@ -19,8 +19,10 @@ from tests.web.helpers import started_game
 pytestmark = pytest.mark.django_db
 
 
-def scope(path: str, method: str = "GET", cookie: str = "") -> dict[str, Any]:
-    headers = [(b"host", b"testserver")]
+def scope(
+    path: str, method: str = "GET", cookie: str = "", host: str = "testserver"
+) -> dict[str, Any]:
+    headers = [(b"host", host.encode())]
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     return {"type": "http", "method": method, "path": path, "query_string": b"",
