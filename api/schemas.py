@@ -10,6 +10,10 @@ from ninja import Field, Path, Schema
 
 MAX_ID = 2**63 - 1  # the largest id the database stores; larger ones are "invalid", not a 500
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's number")]
+# Anything but a control character (PostgreSQL refuses a NUL in a query): the path's shape.
+PlayerName = Annotated[
+    str, Path(pattern=r"^[^\x00-\x1f\x7f]{1,100}$", description="A display name, any case")
+]
 Version = Annotated[int, Field(ge=0, le=999_999_999, description="The game's version you saw")]
 
 

@@ -2,6 +2,8 @@
 
 from django.urls import include, path
 
+import firenze_site.converters  # noqa: F401 - registers the shapes of path parameters
+
 from . import archive, invitations, quickplay, views
 
 app_name = "games"
@@ -15,7 +17,7 @@ urlpatterns = [
     path("games/history/", include("players.history_urls")),
     path("games/new/", views.create, name="create"),
     path("games/bots/", quickplay.bots_now, name="bots_now"),
-    path("games/invite/<str:token>/", views.invite_link, name="invite_link"),
+    path("games/invite/<token:token>/", views.invite_link, name="invite_link"),
     path("games/<int:pk>/", views.detail, name="detail"),
     path("games/<int:pk>/join/", views.join, name="join"),
     path("games/<int:pk>/leave/", views.leave, name="leave"),

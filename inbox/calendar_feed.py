@@ -68,7 +68,7 @@ def calendar(request: HttpRequest, token: str) -> HttpResponse:
     if len(token) > 64:
         raise Http404(_("No such calendar."))
     found = CalendarFeed.objects.select_related("user").filter(token=token).first()
-    if found is None:
+    if found is None or not found.user.is_active:  # a deactivated account's feed is gone
         raise Http404(_("No such calendar."))
     user = found.user
     with translation.override(user.language or settings.LANGUAGE_CODE):

@@ -2,11 +2,13 @@
 
 from django.urls import path
 
+import firenze_site.converters  # noqa: F401 - registers the shapes of path parameters
+
 from . import views
 
 app_name = "notifications"
 
 urlpatterns = [
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("play/<int:game_id>/<str:token>/", views.login_link, name="login"),
+    path("unsubscribe/<signed:token>/", views.unsubscribe, name="unsubscribe"),
+    path("play/<int:game_id>/<signed:token>/", views.login_link, name="login"),
 ]

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router
 
-from api.schemas import Error, History, HistoryQuery, Leaderboard, Profile
+from api.schemas import Error, History, HistoryQuery, Leaderboard, PlayerName, Profile
 from players import history as finished
 from players import profiles
 from players.models import BotPoolRating, Rating
@@ -35,7 +35,7 @@ def _visitor(request: HttpRequest) -> Any:
 
 
 @router.get("/players/{name}", response={200: Profile, 401: Error, 404: Error})
-def profile(request: HttpRequest, name: str) -> dict[str, Any]:
+def profile(request: HttpRequest, name: PlayerName) -> dict[str, Any]:
     """A player's public profile (display name, any case)."""
     player = finished.find_player(name)
     if player is None:

@@ -52,6 +52,8 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "30"))
 GET_EXAMPLES = max(3, EXAMPLES // 3)
 # Ids the database cannot hold (a 64-bit signed integer) or barely can.
 HUGE_IDS = [2**63 - 1, 2**63, 2**64 + 1, 10**25]
+# In any text parameter of a path (PostgreSQL refuses a NUL in a query).
+CONTROL_CHARACTERS = ["\x00", "%00", "abc\x00", "a\x01b", "\x1f", "\x7f", "a\nb"]
 REPORT = Path(__file__).resolve().parents[2] / "test-artifacts" / "fuzz-report.txt"
 REQUESTS: Counter[str] = Counter()
 SERVER_ERRORS: Counter[str] = Counter()
@@ -159,6 +161,7 @@ class World:
             self.login_link,
             "x",
             "a" * 300,
+            *CONTROL_CHARACTERS,
         ]
 
     def user(self, actor: str, game: Game):
@@ -204,7 +207,9 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         "game_id": str(data.draw(st.sampled_from(world.ids))),
         "seat_id": str(data.draw(st.sampled_from(world.seat_ids))),
         "token": data.draw(st.sampled_from(world.token_list) | text.filter(_url_safe)),
-        "key": data.draw(st.sampled_from(["abc", "1-2", "x" * 200]) | text.filter(_url_safe)),
+        "key": data.draw(
+            st.sampled_from(["abc", "1-2", "x" * 200, *CONTROL_CHARACTERS]) | text.filter(_url_safe)
+        ),
         "uidb36": data.draw(st.sampled_from(["1", "z", "0"])),
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
@@ -389,7 +394,8 @@ def fuzz_page(route: str, world: World) -> None:
     @given(data=st.data(), actor=st.sampled_from(ACTORS))
     def fuzz(data: st.DataObject, actor: str) -> None:
         values = url_values(data, world)
-        values["name"] = data.draw(st.sampled_from(["anna", "Ben", "nobody"]) | text)
+        names = ["anna", "Ben", "nobody", *CONTROL_CHARACTERS]
+        values["name"] = data.draw(st.sampled_from(names) | text)
         path = fill(route, values)
         target = next(
             (g for g in world.active if str(g.pk) in (values["pk"], values["game_id"])),

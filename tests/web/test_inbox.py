@@ -178,6 +178,14 @@ def test_the_calendar_answers_hostile_addresses_with_404(anna, token):
     assert response.status_code == 404
 
 
+def test_a_deactivated_accounts_calendar_answers_404(anna):
+    feed = CalendarFeed.objects.create(user=anna)
+    assert Client().get(f"/calendar/{feed.token}.ics").status_code == 200
+    anna.is_active = False
+    anna.save(update_fields=["is_active"])
+    assert Client().get(f"/calendar/{feed.token}.ics").status_code == 404
+
+
 def test_the_calendar_settings_refuse_bad_input(anna):
     browser = signed_in(anna)
     for value in ("", "delete", "on" * 500):
