@@ -1,5 +1,6 @@
-"""Bot accounts play through the API only: a signed-in bot account's POSTs to the games and
-the table talk (moves, seats, new games, messages) are refused with a page that says so. The
+"""Bot accounts play through the API only: a signed-in bot account's POSTs to the games, the
+table talk and the tournaments (moves, seats, new games, messages, sign-ups: tournaments are
+for people) are refused with a page that says so. The
 account's own pages (tokens, settings, sign-out) stay open to the person who runs the bot."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-GUARDED_APPS = {"games", "chat"}
+GUARDED_APPS = {"games", "chat", "tournaments"}
 
 
 class BotAccountMiddleware:

@@ -10,6 +10,7 @@ from ninja import Field, Path, Schema
 
 MAX_ID = 2**63 - 1  # the largest id the database stores; larger ones are "invalid", not a 500
 GameId = Annotated[int, Path(ge=1, le=MAX_ID, description="The game's number")]
+INVITE_TOKEN = r"^[A-Za-z0-9_-]*$"  # an invite link's token (games.models.new_token)
 # Anything but a control character (PostgreSQL refuses a NUL in a query): the path's shape.
 PlayerName = Annotated[
     str, Path(pattern=r"^[^\x00-\x1f\x7f]{1,100}$", description="A display name, any case")
@@ -181,7 +182,12 @@ class CreateIn(Schema):
 
 
 class JoinIn(Schema):
-    token: str = Field("", max_length=64, description="The invite link's token, if invited by it")
+    token: str = Field(
+        "",
+        max_length=64,
+        pattern=INVITE_TOKEN,
+        description="The invite link's token, if invited by it",
+    )
 
 
 class InviteIn(Schema):

@@ -21,7 +21,7 @@ from api import limits
 from api.auth import need_play
 from api.endpoints.common import my_seat_number, seat_out, summary, visible_game
 from api.errors import ApiError
-from api.schemas import Actions, Error, GameId, GameOut, Log, Moved, MoveIn, VersionIn
+from api.schemas import INVITE_TOKEN, Actions, Error, GameId, GameOut, Log, Moved, MoveIn, VersionIn
 from games import limits as page_limits
 from games import play
 from games.errors import GameError
@@ -32,7 +32,9 @@ from games.transfer import export_game
 
 router = Router(tags=["games"])
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error, 503: Error}
-InviteToken = Query("", max_length=64, description="The invite link's token, for its holders")
+InviteToken = Query(
+    "", max_length=64, pattern=INVITE_TOKEN, description="The invite link's token, for its holders"
+)
 
 
 @router.get("/games/{pk}", response={200: GameOut, 401: Error, 404: Error})

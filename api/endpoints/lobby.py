@@ -98,7 +98,7 @@ def join(request: HttpRequest, pk: GameId, data: JoinIn) -> dict[str, Any]:
     """Take a seat: in a public game, or one you are invited to (or hold the link's token)."""
     token = need_play(request)
     game = Game.objects.defer("state").filter(pk=pk).first()
-    if game is None or not (data.token and data.token == game.invite_token):
+    if game is None or not game.admits(data.token):  # compared in constant time
         game = visible_game(request, pk, with_state=False)  # the page's rule, else not found
     limits.consume("lobby", token.pk)
     lobby.join(game, request.user, token=data.token or None)

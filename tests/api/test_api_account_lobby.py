@@ -100,6 +100,19 @@ def test_joining_a_private_game_needs_an_invitation_or_its_token(api_as, anna, b
     assert api_as(carla).post(f"/games/{game.pk}/join", {}).json()["status"] == "active"
 
 
+def test_an_emailed_invitees_own_link_seats_through_the_api_as_on_the_page(api_as, anna, ben):
+    """The API checks a link's token as the page does (Game.admits, in constant time): the
+    game's shared link or an emailed invitee's own; a hostile token is a 400, not a query."""
+    game = lobby.create_game(anna, num_players=3, is_public=False)
+    invitation = lobby.invite_by_email(game, anna, "someone@example.com")
+    assert invitation is not None and invitation.token
+    bad = api_as(ben).post(f"/games/{game.pk}/join", {"token": "a\u0000b"})
+    assert bad.status_code == 400
+    ok = api_as(ben).post(f"/games/{game.pk}/join", {"token": invitation.token})
+    assert ok.status_code == 200, ok.content
+    assert game.seats.filter(user=ben).exists()
+
+
 def test_profiles_leaderboard_and_history(api_as, anna, ben):
     finished_record([anna, ben], [30, 20])
     profile = api_as(None).get("/players/anna").json()

@@ -15,6 +15,7 @@ from games.rules.firenze import rules
 from players.models import BotPoolRating, Rating
 from tests.factories import UserFactory
 from tests.web.helpers import post_move, started_game
+from tests.web.tournament_helpers import tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -64,6 +65,15 @@ def test_a_bot_account_cannot_play_through_the_pages(anna, rook, api_as):
         action = rules.legal_actions(game.load_state())[0]
         assert post_move(browser, game, action, game.version).status_code == 403
     assert browser.get(f"/games/{game.pk}/").status_code == 200  # it may look
+
+
+def test_a_bot_account_cannot_sign_up_for_a_tournament_through_the_page(anna, rook):
+    cup = tournament(anna)
+    browser = Client()
+    browser.force_login(rook)
+    refused = browser.post(f"/tournaments/{cup.pk}/join/")
+    assert refused.status_code == 403 and "bot account" in refused.content.decode()
+    assert not cup.entries.filter(user=rook).exists()
 
 
 def test_a_bot_account_is_marked_wherever_its_name_is_shown(anna, rook, api_as):
