@@ -56,6 +56,7 @@ def anonymous(request: HttpRequest) -> AnonymousUser | None:
     request.user = AnonymousUser()
     request.api_token = None  # type: ignore[attr-defined]
     _speak_to(request, None)
+    limits.consume_anonymous(request)  # per address; fails closed as a token's limit does
     return request.user
 
 
