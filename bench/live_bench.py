@@ -9,7 +9,13 @@ SQLite), side by side in one run:
    every 45 s included), and one move fanned out to all of them (goals: no CPU while idle,
    <= 50 KB each);
 3. an API move against the page's move POST (htmx, as the page sends it), alternating on two
-   games dealt alike (goal: API <= 1.2x the page).
+   games dealt alike (goal: API <= 1.2x the page);
+4. 1,000 open streams of every kind (a token's, a signed-in browser's, an anonymous visitor's)
+   on one game, and moves fanned out to all of them (goal: p95 <= 300 ms from the commit);
+5. clients that vanish without a word: their slots freed (goal: all, within one keep-alive
+   interval);
+6. SIGTERM with streams open: the time until uvicorn has exited, and how many clients were told
+   to reconnect (goal: <= 5 s, all).
 """
 
 from __future__ import annotations
@@ -40,6 +46,10 @@ POLL_SECONDS = 5.0
 IDLE_STREAMS = 2000
 IDLE_SECONDS = 60.0
 COMPARED_MOVES = 60
+FANOUT_STREAMS = 1000
+FANOUT_MOVES = 5
+GONE_CLIENTS = 200
+SHUTDOWN_STREAMS = 500
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -193,11 +203,11 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def _open(
-    host: str, port: int, path: str
+    host: str, port: int, path: str, header: str = ""
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     reader, writer = await asyncio.open_connection(host, port)
     writer.write(
-        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{header}\r\n".encode()
     )
     await writer.drain()
     buffer = b""
@@ -271,6 +281,140 @@ async def idle_streams(stack: LiveStack, players: Players, game: int) -> list[st
     ]
 
 
+async def _first_move_after(reader: asyncio.StreamReader, version: int) -> float:
+    """Milliseconds from the commit of the move to ``version`` to its arrival here."""
+    buffer = b""
+    while True:
+        while b"\n\n" not in buffer:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise ConnectionError("stream ended")
+            buffer += chunk
+        frame, buffer = buffer.split(b"\n\n", 1)
+        if b"event: move" in frame:
+            data = json.loads(frame.split(b"data: ", 1)[1])
+            if data["version"] >= version:
+                return 1000 * (time.time() - data["at"])
+
+
+async def fanout(stack: LiveStack, players: Players, game: int) -> list[str]:
+    """Streams of every kind on one game, then moves: each move's arrival on every stream."""
+    host, port = stack.streams.removeprefix("http://").split(":")
+    path = f"/streams/games/{game}/"
+    uids = list(players.players)
+    kinds = {
+        "token": [f"Authorization: Bearer {players.players[u]['token']}\r\n" for u in uids],
+        "session": [f"Cookie: sessionid={players.players[u]['session']}\r\n" for u in uids],
+        "anonymous": [""],
+    }
+    every_kind = list(kinds.items())
+    plan = []  # a third of each kind, each kind's callers taken in turn
+    for number in range(FANOUT_STREAMS):
+        kind, headers = every_kind[number % len(every_kind)]
+        plan.append((kind, headers[number // len(every_kind) % len(headers)]))
+    streams = []
+    for start in range(0, len(plan), 100):
+        batch = plan[start : start + 100]
+        streams += await asyncio.gather(*[_open(host, int(port), path, h) for _, h in batch])
+    arrivals: dict[str, list[float]] = {kind: [] for kind in kinds}
+    missed = 0
+    for _ in range(FANOUT_MOVES):
+        uid, listed = await asyncio.to_thread(players.acting, game)
+        waiting = [
+            asyncio.ensure_future(_first_move_after(reader, listed["version"] + 1))
+            for reader, _ in streams
+        ]
+        status = await asyncio.to_thread(
+            players.page_move, uid, game, listed["actions"][0], listed["version"]
+        )
+        assert status == 200, status
+        await asyncio.wait(waiting, timeout=20)
+        for (kind, _), task in zip(plan, waiting, strict=True):
+            if task.done() and task.exception() is None:
+                arrivals[kind].append(task.result())
+            else:
+                task.cancel()
+                missed += 1
+        await asyncio.sleep(1)
+    for _, writer in streams:
+        writer.close()
+    every = [ms for values in arrivals.values() for ms in values]
+    by_kind = ", ".join(
+        f"{kind} p95 {pct(values, 0.95):.0f} ms" for kind, values in arrivals.items() if values
+    )
+    return [
+        f"live: {FANOUT_MOVES} moves fanned out to {len(streams):,} open streams of every kind "
+        f"(a third each: token, signed-in session, anonymous): p50 {statistics.median(every):.0f}"
+        f" ms, p95 {pct(every, 0.95):.0f} ms from the commit (goal p95 <= 300 ms; {by_kind}; "
+        f"{missed} arrivals missing)",
+    ]
+
+
+def _open_stream_counts(stack: LiveStack) -> int:
+    """The open streams the limits count (every address and account), read from Redis."""
+    import redis
+
+    client = redis.Redis(port=stack.redis_port, db=1)
+    keys = list(client.scan_iter(match="*api-streams:*"))
+    return sum(int(value or 0) for value in client.mget(keys)) if keys else 0
+
+
+async def gone_clients(stack: LiveStack, game: int) -> list[str]:
+    """Clients that close their connection without a word: are their slots freed?"""
+    host, port = stack.streams.removeprefix("http://").split(":")
+    before, settled = await asyncio.to_thread(_open_stream_counts, stack), 0
+    while settled < 10:  # the streams of the parts before have closed
+        await asyncio.sleep(0.1)
+        now = await asyncio.to_thread(_open_stream_counts, stack)
+        before, settled = now, (settled + 1 if now == before else 0)
+    streams = await asyncio.gather(
+        *[_open(host, int(port), f"/streams/games/{game}/") for _ in range(GONE_CLIENTS)]
+    )
+    opened = await asyncio.to_thread(_open_stream_counts, stack)
+    started = time.monotonic()
+    for _, writer in streams:
+        writer.transport.abort()  # gone: no FIN handshake, no more reads
+    keepalive = float(os.environ.get("STREAMS_KEEPALIVE_SECONDS", "45"))
+    left = opened - before
+    while left > 0 and time.monotonic() - started < keepalive:
+        await asyncio.sleep(0.1)
+        left = await asyncio.to_thread(_open_stream_counts, stack) - before
+    return [
+        f"live: {GONE_CLIENTS} clients gone without a word: {opened - before - left} of "
+        f"{opened - before} slots freed in {time.monotonic() - started:.1f} s (goal: all, within "
+        f"one keep-alive interval, {keepalive:.0f} s)",
+    ]
+
+
+async def shutdown(stack: LiveStack, game: int) -> list[str]:
+    """SIGTERM with streams open: how long until uvicorn exits, who was told to reconnect."""
+    host, port = stack.streams.removeprefix("http://").split(":")
+    streams = []
+    for _batch in range(0, SHUTDOWN_STREAMS, 100):
+        streams += await asyncio.gather(
+            *[_open(host, int(port), f"/streams/games/{game}/") for _ in range(100)]
+        )
+
+    async def told(reader: asyncio.StreamReader) -> bool:
+        body = b""
+        while chunk := await reader.read(65536):
+            body += chunk
+        return b": restarting" in body
+
+    listening = [asyncio.ensure_future(told(reader)) for reader, _ in streams]
+    proc = stack.procs["uvicorn"]
+    started = time.monotonic()
+    proc.terminate()
+    await asyncio.to_thread(proc.wait, 30)
+    took = time.monotonic() - started
+    done, _ = await asyncio.wait(listening, timeout=5)
+    reconnect = sum(1 for task in done if task.exception() is None and task.result())
+    return [
+        f"live: SIGTERM with {len(streams)} streams open: uvicorn exited in {took:.2f} s "
+        f"(goal <= 5 s), {reconnect} of {len(streams)} clients told to reconnect (goal: all)",
+    ]
+
+
 def api_against_page(players: Players, page_game: int, api_game: int) -> list[str]:
     page_ms: list[float] = []
     api_ms: list[float] = []
@@ -324,12 +468,19 @@ def main() -> None:
                 "Live updates and API (production settings, gunicorn 2 workers + uvicorn "
                 f"1 process, Redis, {where}; load {load}):"
             )
-            parts = os.environ.get("BENCH_LIVE_PARTS", "latency,idle,api").split(",")
+            every_part = "latency,idle,api,fanout,gone,shutdown"
+            parts = os.environ.get("BENCH_LIVE_PARTS", every_part).split(",")
             lines = latency(stack, players, games["latency"]) if "latency" in parts else []
             if "idle" in parts:
                 lines += asyncio.run(idle_streams(stack, players, games["latency"]))
             if "api" in parts:
                 lines += api_against_page(players, games["page"], games["api"])
+            if "fanout" in parts:
+                lines += asyncio.run(fanout(stack, players, games["fanout"]))
+            if "gone" in parts:
+                lines += asyncio.run(gone_clients(stack, games["fanout"]))
+            if "shutdown" in parts:  # last: it stops the streams' server
+                lines += asyncio.run(shutdown(stack, games["fanout"]))
             for line in lines:
                 print(f"  {line}", flush=True)
 

@@ -46,6 +46,7 @@ def main() -> None:
         "latency": _game(anna, ben).pk,
         "page": _game(anna, ben).pk,
         "api": _game(anna, ben).pk,
+        "fanout": _game(anna, ben).pk,
     }
     print(json.dumps({"players": players, "games": games}))
 
