@@ -571,5 +571,7 @@ STREAMS_KEEPALIVE_SECONDS = float(os.environ.get("STREAMS_KEEPALIVE_SECONDS", "4
 # A stream ends after this long (the client reconnects with Last-Event-ID and is checked again).
 STREAMS_MAX_SECONDS = float(os.environ.get("STREAMS_MAX_SECONDS", "3600"))
 # An open stream checks again that its caller may still watch (token, session, seat, invite
-# link) at least this often, and at once when a sign-out, a seat or a link says so.
-STREAMS_RECHECK_SECONDS = float(os.environ.get("STREAMS_RECHECK_SECONDS", "50"))
+# link) this long after its last check, at the hub's next tick (ticks come at half the shorter
+# of this and the keep-alive: within a minute on the defaults), and at once when a sign-out,
+# a revoked token, a seat or an invite link says so (streams.hub).
+STREAMS_RECHECK_SECONDS = float(os.environ.get("STREAMS_RECHECK_SECONDS", "40"))

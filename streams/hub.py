@@ -41,7 +41,7 @@ END = object()  # the stream must close (Redis lost, queue overflow, lifetime ov
 TICK = object()  # the hub's clock: keep-alive, lifetime, access re-check due
 RECHECK = object()  # something changed who may watch: check now
 GOODBYE = object()  # the server is shutting down: tell the client to reconnect, and end
-TICKS_PER_INTERVAL = 4
+TICKS_PER_INTERVAL = 2
 QUEUE_SIZE = 64  # events waiting for one slow client; past that it is dropped (it reconnects)
 
 Event = tuple[str, str, str]  # id, kind, JSON data

@@ -103,7 +103,16 @@ def _still_allowed(
     """Whether the stream's caller may still watch it: the token still active, the session
     still signed in to the same account, the game still open to them."""
 
+    public_for_good = False  # a visitor without token or account on a public game
+
     def check() -> bool:
+        nonlocal public_for_good
+        if public_for_good:
+            return True
+        if user is None and token is None and pk is not None:
+            public_for_good = Game.objects.filter(pk=pk, is_public=True).exists()
+            if public_for_good:  # nothing about such a visitor can change: no more queries
+                return True
         current = user
         if token is not None:
             found = tokens.find_by_id(token.pk)

@@ -11,6 +11,7 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
+from django.test import override_settings
 
 from streams import hub
 from streams.asgi import with_streams
@@ -91,6 +92,16 @@ def test_a_stopping_server_tells_its_clients_to_reconnect(streams_on, anna, ben)
     body = run(scenario)
     assert body.startswith(b"retry: ") and b": restarting" in body
     assert cache.get(COUNTER) == 0
+
+
+def test_access_is_checked_again_within_a_minute_on_the_production_defaults():
+    from firenze_site import settings as production
+
+    with override_settings(
+        STREAMS_KEEPALIVE_SECONDS=production.STREAMS_KEEPALIVE_SECONDS,
+        STREAMS_RECHECK_SECONDS=production.STREAMS_RECHECK_SECONDS,
+    ):
+        assert production.STREAMS_RECHECK_SECONDS + hub.tick_seconds() <= 60
 
 
 def test_a_sigterm_drains_the_hub_and_reaches_the_servers_own_handler(streams_on):
