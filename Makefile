@@ -41,13 +41,13 @@ DEPLOY_ENV := DEBUG=false ALLOWED_HOSTS=firenze.example.org \
 	CACHE_URL=redis://cache.example.org:6379/1 CELERY_BROKER_URL=redis://cache.example.org:6379/0 \
 	CSRF_TRUSTED_ORIGINS=https://firenze.example.org TRUSTED_PROXY_COUNT=1
 
-test: setup packages ## Run the whole test suite: on SQLite, then the PostgreSQL-only tests on a throw-away cluster
+# The SQLite tests on two pytest-xdist workers with the PostgreSQL tests beside them
+# (scripts/test.sh; docs/operations.md says what each part costs). More options for pytest:
+# make test TEST_ARGS="-p randomly". A single file runs as ever: .venv/bin/pytest tests/x.py
+test: setup packages ## Run the whole test suite: SQLite and PostgreSQL tests, in parallel
 	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
-	$(BIN)/pytest tests -m "not postgres"
-	scripts/postgres.sh start
-	DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/pytest tests -m postgres; \
-		status=$$?; scripts/postgres.sh stop; exit $$status
+	scripts/test.sh $(TEST_ARGS)
 
 packages: ## Install the Debian packages the tests need, if any is missing (root, or sudo -n)
 	@scripts/system_packages.sh

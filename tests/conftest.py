@@ -41,6 +41,22 @@ def _fresh_cache():
     cache.clear()
 
 
+def pytest_sessionfinish(session) -> None:
+    """On a pytest-xdist worker: hand the figures to the controller, which prints them."""
+    from tests.figures import LINES
+
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput["figures"] = list(LINES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    from tests.figures import LINES
+
+    LINES.extend(getattr(node, "workeroutput", {}).get("figures", []))
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Print the figures tests measured (tests/figures.py) after the results."""
     from tests.figures import LINES
