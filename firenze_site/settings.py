@@ -581,7 +581,17 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
-        # The request log replaces the server's access log: one line each, with its id.
+        # One line per request and per task (ops/observe.py), on their own handler so that a
+        # Celery worker's own log set-up (it takes over the root logger) leaves them as they
+        # are; REQUEST_LOG_LEVEL=WARNING turns them off. They replace uvicorn's access log.
+        **{
+            name: {
+                "handlers": ["console"],
+                "level": os.environ.get("REQUEST_LOG_LEVEL", "INFO"),
+                "propagate": False,
+            }
+            for name in ("firenze.request", "firenze.task")
+        },
         "uvicorn.access": {"level": "WARNING"},
     },
 }
