@@ -9,7 +9,7 @@ from celery import signals as celery_signals
 from django.db import transaction
 
 from games import events
-from ops import heartbeats, metrics, observe
+from ops import beat_lock, heartbeats, metrics, observe
 
 
 def move_made(sender: Any, *, by_bot: bool = False, timeout: bool = False, **kw: Any) -> None:
@@ -39,6 +39,9 @@ def connect() -> None:
         observe.task_failed, weak=False, dispatch_uid="ops.task_failed"
     )
     celery_signals.beat_init.connect(heartbeats.beat_started, weak=False, dispatch_uid="ops.beat")
+    celery_signals.beat_init.connect(
+        beat_lock.on_beat_init, weak=False, dispatch_uid="ops.beat_lock"
+    )
     celery_signals.before_task_publish.connect(
         heartbeats.task_published, weak=False, dispatch_uid="ops.beat_publish"
     )
