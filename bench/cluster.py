@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import json
 import logging
 import os
@@ -212,6 +213,7 @@ frontend stats
     http-request use-service prometheus-exporter if {{ path /metrics }}
 backend webs
     balance roundrobin
+    http-response set-header X-Served-By %s
     option httpchk GET /readyz
     http-check expect status 200
     default-server inter 1s fall 2 rise 2
@@ -388,6 +390,129 @@ class Supervisor(threading.Thread):
                     self.record.restarts[proc.name.split("-")[1]] += 1
 
 
+# --- the stream clients --------------------------------------------------------------------
+
+STREAM_READ_TIMEOUT = 6.0  # keep-alives come every 2 s: silence this long means a dead node
+
+
+@dataclass
+class StreamClient:
+    """A browser's EventSource on a game, through HAProxy: on silence, an error or the end of
+    the stream it reconnects with Last-Event-ID, as a browser does."""
+
+    game: int
+    session: str
+    ids: list[str] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)  # the node of each connection
+    gaps: list[tuple[str, str]] = field(default_factory=list)  # (last before, first after) a reset
+    connections: int = 0
+    stop: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            with contextlib.suppress(OSError, http.client.HTTPException, ValueError):
+                self._connect()
+            self.stop.wait(0.5)
+
+    def _connect(self) -> None:
+        connection = http.client.HTTPConnection(ip("edge"), 8080, timeout=STREAM_READ_TIMEOUT)
+        headers = {"Cookie": f"sessionid={self.session}", "Accept": "text/event-stream"}
+        if self.ids:
+            headers["Last-Event-ID"] = self.ids[-1]
+        try:
+            connection.request("GET", f"/streams/games/{self.game}/", headers=headers)
+            response = connection.getresponse()
+            if response.status != 200:
+                response.read()
+                return
+            self.connections += 1
+            # web1-open is web1 taken unchecked while no node was ready (HAProxy's backups)
+            self.nodes.append((response.getheader("X-Served-By") or "?").removesuffix("-open"))
+            self._read(response)
+        finally:
+            connection.close()
+
+    def _read(self, response: Any) -> None:
+        event_id, kind, reset_from = "", "", ""
+        while not self.stop.is_set():
+            line = response.readline().decode()
+            if not line:
+                return  # the server ended the stream
+            line = line.rstrip("\n")
+            if line.startswith("id: "):
+                event_id = line[4:]
+            elif line.startswith("event: "):
+                kind = line[7:]
+            elif line == "" and kind:
+                if kind == "reset":
+                    reset_from = self.ids[-1] if self.ids else ""
+                elif event_id:
+                    if reset_from:
+                        self.gaps.append((reset_from, event_id))
+                        reset_from = ""
+                    self.ids.append(event_id)
+                event_id, kind = "", ""
+
+
+class EventLog(threading.Thread):
+    """Every event each game's log in Redis held at some moment (read each second: the log
+    is lost when Redis restarts empty): what a client should have received."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.seen: dict[int, set[str]] = {}
+        self.stopping = threading.Event()
+
+    def add(self, game: int) -> None:
+        self.seen[game] = set()
+
+    def run(self) -> None:
+        import redis
+
+        client = redis.Redis(host=ip("data"), port=6379, socket_timeout=2)
+        while not self.stopping.wait(1):
+            with contextlib.suppress(redis.RedisError):
+                for game in list(self.seen):
+                    for entry_id, _fields in client.xrange(f"fz:streams:log:game:{game}"):
+                        self.seen[game].add(entry_id.decode())
+
+
+def order(event_id: str) -> tuple[int, int]:
+    first, second = event_id.split("-")
+    return int(first), int(second)
+
+
+def check_streams(clients: list[StreamClient], log: EventLog, lines: list[str]) -> list[str]:
+    """Every event of a client's game after its first one reached it, but those it was told
+    it missed (a reset: the log restarted empty with Redis); each client's nodes."""
+    missed: dict[int, int] = {}
+    for client in clients:
+        if not client.ids:
+            continue
+        got = set(client.ids)
+        start = order(client.ids[0])
+        excused = [(order(a), order(b)) for a, b in client.gaps]
+        for event in log.seen[client.game]:
+            at = order(event)
+            if at > start and event not in got and not any(a < at < b for a, b in excused):
+                missed[client.game] = missed.get(client.game, 0) + 1
+    moved = sum(1 for c in clients if len(set(c.nodes)) > 1)
+    on_web1 = sum(1 for c in clients if c.nodes and c.nodes[0] == "web1")
+    lines.append(
+        f"streams: {len(clients)} clients ({on_web1} first on web1), "
+        f"{sum(c.connections for c in clients)} connections, {moved} served by both nodes, "
+        f"{sum(len(c.ids) for c in clients)} events received, "
+        f"{sum(len(c.gaps) for c in clients)} resets after Redis restarted, "
+        f"{sum(missed.values())} events missed (goal 0)"
+    )
+    problems = []
+    if missed:
+        problems.append(f"stream clients missed events: {missed}")
+    if not any(c.nodes and c.nodes[0] == "web1" and len(set(c.nodes)) > 1 for c in clients):
+        problems.append("no stream client of web1 reconnected to web2")
+    return problems
+
+
 # --- the checks -----------------------------------------------------------------------------
 
 
@@ -535,6 +660,23 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     record = Record()
     faults = Faults()
     tables = soak.make_tables(plan)
+    clients: list[StreamClient] = []
+    log = EventLog()
+    log.start()
+    create_and_join = soak.create_and_join
+
+    def and_watch(base: str, table: Any, record: Any, deadline: float) -> int:
+        """Once a game has started, its players open their streams on it (two tabs each)."""
+        game = create_and_join(base, table, record, deadline)
+        log.add(game)
+        for user in table.players:
+            for _tab in range(options.streams_per_player):
+                client = StreamClient(game, table.sessions[user.pk])
+                clients.append(client)
+                threading.Thread(target=client.run, daemon=True).start()
+        return game
+
+    soak.create_and_join = and_watch
     supervisor = Supervisor(cluster, record, threading.Lock())
     supervisor.start()
     say(f"cluster: {plan.games} games, {plan.concurrency} at a time, through HAProxy; faults "
@@ -552,6 +694,12 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     say("cluster: waiting for the last emails...")
     soak.settle(plan)
     supervisor.stopping.set()
+    soak.create_and_join = create_and_join
+    time.sleep(3)  # the last events reach the clients
+    log.stopping.set()
+    log.join(10)
+    for client in clients:
+        client.stop.set()
     lines = [f"{len(record.games)} games in {played / 60:.1f} min "
              f"({dict(Counter(record.games.values()))}); faults: "
              + ", ".join(f"{n} {k}" for k, n in record.faults.items())]  # fmt: skip
@@ -565,6 +713,7 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     problems += soak.check_emails(mailbox, lines)
     problems += check_errors(record, faults, lines)
     problems += check_beat(cluster, lines)
+    problems += check_streams(clients, log, lines)
     problems += check_prometheus(faults, lines)
     lines.append(soak.latency_line(record))
     for line in lines:
@@ -582,6 +731,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--concurrency", type=int, default=10)
+    parser.add_argument("--streams-per-player", type=int, default=2)
     parser.add_argument("--calm", type=float, default=20.0, help="seconds before the faults")
     parser.add_argument("--keep-logs", action="store_true")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
