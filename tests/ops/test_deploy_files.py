@@ -32,7 +32,8 @@ def commands_of(words: list[str]) -> list[list[str]]:
     """The commands a service runs: ``sh -c "a && exec b"`` is split into a and b."""
     if words[:2] == ["sh", "-c"] or words[:1] == ["CMD-SHELL"]:
         script = words[2] if words[0] == "sh" else words[1]
-        return [shlex.split(part.replace("exec ", "", 1)) for part in re.split(r"&&|\|", script)]
+        parts = re.split(r"&&|\|\||[|&]", script)
+        return [shlex.split(part.replace("exec ", "", 1)) for part in parts]
     return [words[1:] if words[0] == "CMD" else words]
 
 
