@@ -9,6 +9,7 @@ threads few.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -26,7 +27,8 @@ from ops import heartbeats
 from ops.models import Heartbeat
 
 DEADLINE = 1.0
-_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="readyz")
+POOL_PREFIX = "readyz"
+_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix=POOL_PREFIX)
 
 
 class NotReady(Exception):
@@ -34,13 +36,15 @@ class NotReady(Exception):
 
 
 def _closing_connection(check: Callable[[], None]) -> Callable[[], None]:
-    """A check in a pool thread opens its own database connection: close it after."""
+    """A check in a pool thread opens its own database connection: close it after (not the
+    caller's own, when it runs inline)."""
 
     def run() -> None:
         try:
             check()
         finally:
-            connections.close_all()
+            if threading.current_thread().name.startswith(POOL_PREFIX):
+                connections.close_all()
 
     return run
 
@@ -105,8 +109,26 @@ def _outcome(future: Future[None], deadline: float) -> str:
     return f"{type(error).__name__}: {error}".strip()[:200]
 
 
+def _inline() -> dict[str, str]:
+    """Inside a transaction (a test's, a management command's) a check on another thread's
+    connection would not see what the transaction sees, so they run here, one after the other."""
+    outcomes = {}
+    for name, check in CHECKS.items():
+        future: Future[None] = Future()
+        try:
+            check()
+        except Exception as exc:  # noqa: BLE001 - reported as the check's outcome
+            future.set_exception(exc)
+        else:
+            future.set_result(None)
+        outcomes[name] = _outcome(future, DEADLINE)
+    return outcomes
+
+
 def run() -> dict[str, str]:
     """Each check's outcome ("ok" or why not), all of them within ``DEADLINE`` seconds."""
+    if connections[DEFAULT_DB_ALIAS].in_atomic_block:
+        return _inline()
     deadline = DEADLINE
     started = time.monotonic()
     futures = {name: _pool.submit(check) for name, check in CHECKS.items()}

@@ -26,9 +26,9 @@ from ops.figures import SiteFigures
 
 
 @sessionless
+@operators_only  # first: anyone else gets 404 whatever the method
 @never_cache
 @require_GET
-@operators_only
 def readyz(request: HttpRequest) -> HttpResponse:
     """200 when every part answers, else 503 naming the failing parts; at most about 1 s."""
     checks = readiness.run()
@@ -53,9 +53,9 @@ def _figures() -> CollectorRegistry:
 
 
 @sessionless
+@operators_only  # first: anyone else gets 404 whatever the method
 @never_cache
 @require_GET
-@operators_only
 def metrics(request: HttpRequest) -> HttpResponse:
     """The text format every Prometheus reads (0.0.4), names escaped with underscores."""
     body = generate_latest(_counted()) + generate_latest(_figures())

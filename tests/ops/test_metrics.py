@@ -129,3 +129,4 @@ def test_it_is_not_found_without_the_secret_outside_the_networks(client, setting
     secret = {"HTTP_AUTHORIZATION": "Bearer prometheus-scrape-secret-0123456789"}
     assert client.get("/metrics", **secret).status_code == 200
     assert client.post("/metrics", **secret).status_code == 405
+    assert client.post("/metrics").status_code == 404  # no hint that it exists

@@ -119,3 +119,13 @@ def test_it_sees_the_client_behind_the_proxy_not_the_proxy(client, settings):
     forwarded = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "203.0.113.9"}
     assert client.get("/readyz", **forwarded).status_code == 404
     assert client.get("/healthz", **forwarded).status_code == 200
+
+
+@pytest.mark.django_db(transaction=False)
+def test_it_sees_what_the_callers_transaction_sees(client):
+    """Inside a transaction (as here, a test's) the checks run on the caller's connection, so
+    heartbeats written in it count and nothing is locked out."""
+    beat_everything()
+    assert client.get("/readyz").status_code == 200
+    Heartbeat.objects.filter(name="beat").delete()
+    assert client.get("/readyz").json()["failing"] == ["background"]
