@@ -130,3 +130,30 @@ def test_it_is_not_found_without_the_secret_outside_the_networks(client, setting
     assert client.get("/metrics", **secret).status_code == 200
     assert client.post("/metrics", **secret).status_code == 405
     assert client.post("/metrics").status_code == 404  # no hint that it exists
+
+
+def test_it_counts_notifications_as_they_are_done_with_and_their_delay(client, ben, anna):
+    from notifications import delivery
+
+    game = started_game(anna, ben)
+    before = scrape(client)
+    acting = game.seats.get(number=game.acting_seat).user  # their turn: the email is due
+    row = Notification.objects.create(user=acting, kind="your_turn", game=game, dedupe_key="m-1")
+    Notification.objects.filter(pk=row.pk).update(created=timezone.now() - timedelta(seconds=90))
+    delivery.deliver(row.pk)
+    after = scrape(client)
+    row.refresh_from_db()
+    assert row.status == "sent"
+    status = {"channel": "email", "status": "sent"}
+    assert value(after, "firenze_notifications_finished_total", **status) == (
+        value(before, "firenze_notifications_finished_total", **status) + 1
+    )
+    delay = "firenze_notification_delay_seconds"
+    assert value(after, f"{delay}_count", channel="email") == (
+        value(before, f"{delay}_count", channel="email") + 1
+    )
+    # It waited 90 s: counted above 60 s, not within it.
+    for le, more in (("60.0", 0), ("120.0", 1)):
+        assert value(after, f"{delay}_bucket", channel="email", le=le) == (
+            value(before, f"{delay}_bucket", channel="email", le=le) + more
+        )
