@@ -34,7 +34,11 @@ def readyz(request: HttpRequest) -> HttpResponse:
     checks = readiness.run()
     failing = {name: outcome for name, outcome in checks.items() if outcome != "ok"}
     body = {"status": "fail" if failing else "ok", "checks": checks, "failing": sorted(failing)}
-    return JsonResponse(body, status=503 if failing else 200)
+    response = JsonResponse(body, status=503 if failing else 200)
+    # Not an error of the site's code: the load balancer asks every second, and each 503 would
+    # be an error line (and a Sentry event) from django.request. Our request line has it.
+    response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
 
 
 def _counted() -> CollectorRegistry:

@@ -6,6 +6,7 @@ part. The checks run in threads of their own (ops/readiness.py), hence committed
 
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import timedelta
 
@@ -38,16 +39,23 @@ def test_it_is_ready_when_every_part_answers_and_reported(client):
     }
 
 
-def test_it_names_the_processes_that_have_not_reported_for_a_minute(client):
+def test_it_names_the_processes_that_have_not_reported_for_a_minute(client, caplog):
+    """...and logs no error for it (the load balancer asks every second)."""
     beat_everything()
+    django_request = logging.getLogger("django.request")  # does not propagate to caplog's
+    django_request.addHandler(caplog.handler)
     Heartbeat.objects.filter(name="worker:bots").update(at=timezone.now() - timedelta(seconds=61))
     Heartbeat.objects.filter(name="beat").delete()
-    response = client.get("/readyz")
+    try:
+        response = client.get("/readyz")
+    finally:
+        django_request.removeHandler(caplog.handler)
     assert response.status_code == 503
     body = response.json()
     assert body["failing"] == ["background"]
     assert "beat" in body["checks"]["background"] and "worker:bots" in body["checks"]["background"]
     assert "worker:celery" not in body["checks"]["background"]
+    assert not [r for r in caplog.records if r.name == "django.request"]  # no error line
 
 
 def test_it_expects_a_worker_on_every_queue_tasks_are_routed_to():
