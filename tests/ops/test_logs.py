@@ -95,3 +95,14 @@ def test_it_logs_json_in_production_by_default(debug, expected):
         check=True,
     )
     assert shown.stdout.strip() == expected
+
+
+def test_it_keeps_the_heartbeats_out_of_the_logs_but_counts_them(caplog, client):
+    from ops import tasks as ops_tasks
+
+    with caplog.at_level(logging.INFO, logger="firenze.task"):
+        ops_tasks.heartbeat.delay("celery")
+    assert not [r for r in caplog.records if r.name == "firenze.task"]
+    assert 'firenze_celery_task_seconds_count{task="ops.tasks.heartbeat"}' in (
+        client.get("/metrics").content.decode()
+    )
