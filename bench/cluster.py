@@ -304,8 +304,30 @@ class Record(soak.Record):
         super().request(status)
 
 
+def wait_for_a_running_task(node: str, timeout: float = 30.0) -> str:
+    """Ask the node's worker (Celery's remote control) until it is running a task; its name."""
+    import socket
+
+    from celery import Celery
+
+    app = Celery(broker=f"redis://{ip('data')}:6379/0")
+    destination = [f"{node}@{socket.gethostname()}"]
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                active = app.control.inspect(destination=destination, timeout=0.3).active() or {}
+                for tasks in active.values():
+                    if tasks:
+                        return str(tasks[0].get("name", "a task"))
+        return ""
+    finally:
+        app.close()
+
+
 @dataclass
 class Faults:
+    running: str = ""  # the task worker node 2 was running when it was killed
     windows: dict[str, tuple[float, float]] = field(default_factory=dict)  # monotonic
     moments: dict[str, float] = field(default_factory=dict)  # wall clock, for Prometheus
     errors: list[str] = field(default_factory=list)
@@ -339,7 +361,9 @@ def _faults(cluster: Cluster, record: Record, faults: Faults, calm: float, say) 
     record.faults["web node 1 cut off and back"] += 1
     time.sleep(3)
 
-    say("cluster: killing worker node 2 mid-task")
+    running = wait_for_a_running_task("work2")
+    say(f"cluster: killing worker node 2 mid-task ({running or 'no task caught running'})")
+    faults.running = running
     start = time.monotonic()
     faults.moments["kill work2"] = time.time()
     kill_node(cluster, "work2")
@@ -706,6 +730,7 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     problems = list(faults.errors)
     if len(record.faults) < 4:
         problems.append("not every fault happened")
+    lines.append(f"worker node 2 was killed while running {faults.running or 'no task seen'}")
     if Counter(record.games.values()).get("unfinished"):
         problems.append("some games did not finish")
     problems += soak.check_replay(lines)
