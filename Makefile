@@ -11,7 +11,7 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup packages run test bench soak lint format messages
+.PHONY: setup packages run test bench soak cluster lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
@@ -64,6 +64,13 @@ soak: setup ## Play 200 games on the production stack under faults and check not
 	scripts/postgres.sh start
 	SOAK_DATABASE_URL=$$(scripts/postgres.sh url) $(BIN)/python -m bench.soak $(SOAK_ARGS); \
 		status=$$?; scripts/postgres.sh stop; exit $$status
+
+# The rehearsal on several nodes (docs/capacity.md): network namespaces for a data node, two web
+# nodes, two worker nodes and HAProxy with Prometheus, while a web node is cut off, a worker node
+# and beat's node are killed and Redis restarts (root; haproxy, prometheus, redis, postgresql).
+# More or fewer: make cluster CLUSTER_ARGS="--games 20".
+cluster: setup packages ## Play 50 games on five nodes while nodes fail, and check nothing is lost
+	$(BIN)/python -m bench.cluster $(CLUSTER_ARGS)
 
 lint: setup ## Check code style, types and the import contracts, changing no file (pyproject.toml)
 	$(BIN)/ruff check .

@@ -37,6 +37,11 @@ def main() -> None:
     postgres = os.environ.get("BENCH_POSTGRES_URL")
     if postgres:
         _django_benches(postgres)
+        # Backup and restore of 100,000 games, in a database of its own (it fills it).
+        subprocess.run(
+            [sys.executable, "-m", "bench.backup_bench", "--database-of", postgres],
+            cwd=ROOT, check=True,
+        )  # fmt: skip
     else:
         print("PostgreSQL figures: not run (set BENCH_POSTGRES_URL, as make bench does)")
     # Webhook and push delivery: real worker processes, each broker side by side.

@@ -25,6 +25,8 @@ from django.core.cache.backends.redis import RedisCache
 from django.utils.translation import gettext_lazy
 from redis.exceptions import RedisError
 
+from firenze_site.costs import add_cache_time
+
 log = logging.getLogger(__name__)
 
 RETRY_AFTER = 5.0
@@ -44,11 +46,14 @@ def _degrading(default: Any) -> Callable:
             fallback = default(*args, **kwargs) if callable(default) else default
             if self.is_down():
                 return fallback
+            started = time.perf_counter()
             try:
                 return method(self, *args, **kwargs)
             except RedisError as exc:
                 self._mark_down(exc)
                 return fallback
+            finally:
+                add_cache_time(time.perf_counter() - started)
 
         return call
 

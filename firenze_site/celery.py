@@ -17,15 +17,17 @@ app.autodiscover_tasks()
 
 
 class QuietPageDrawing(logging.Filter):
-    """The page-drawing task runs after every move: its "received" and "succeeded" lines
-    would bury everything else in a worker's log, so only its failures are logged."""
+    """The page-drawing task runs after every move, the heartbeat task every few seconds per
+    queue (ops/tasks.py): their "received" and "succeeded" lines would bury everything else in
+    a worker's log, so only their failures are logged."""
 
-    TASK = "games.tasks.draw_pages"
+    TASKS = ("games.tasks.draw_pages", "ops.tasks.heartbeat")
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.levelno >= logging.WARNING:
             return True
-        return self.TASK not in record.getMessage()
+        message = record.getMessage()
+        return not any(task in message for task in self.TASKS)
 
 
 for _name in ("celery.app.trace", "celery.worker.strategy"):

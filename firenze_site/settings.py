@@ -97,9 +97,13 @@ INSTALLED_APPS = [
     "streams",
     "inbox",
     "tournaments",
+    # Readiness, metrics, request and task logs, backups (docs/operations.md).
+    "ops",
 ]
 
 MIDDLEWARE = [
+    # Outermost: every request's metrics and JSON log line, with its request id (ops/observe.py).
+    "ops.observe.RequestObservationMiddleware",
     # HEAD runs as GET and goes back without the body: every page answers HEAD as it answers
     # GET (firenze_site/request_guards.py).
     "firenze_site.request_guards.HeadAsGetMiddleware",
@@ -378,6 +382,15 @@ CELERY_BEAT_SCHEDULE: dict = {
     },
 }
 
+# --- Operations (ops/, docs/operations.md) ----------------------------------------------------
+# /readyz and /metrics answer only these networks (the client address as the rate limits see
+# it, TRUSTED_PROXY_COUNT included) or a request with "Authorization: Bearer <OPS_BEARER_TOKEN>";
+# anyone else gets 404.
+OPS_ALLOWED_NETWORKS = env_list("OPS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128")
+OPS_BEARER_TOKEN = os.environ.get("OPS_BEARER_TOKEN", "")
+# Beat queues a heartbeat task to every queue this often; readiness wants each within a minute.
+OPS_HEARTBEAT_SECONDS = float(os.environ.get("OPS_HEARTBEAT_SECONDS", "15"))
+
 # --- Bots (docs/bots.md) --------------------------------------------------------------------
 # Bot moves, timed-out turns and post-game reviews run on their own queue, "bots", served by
 # its own worker (make run starts one; production runs it as a separate service), so a bot
@@ -389,6 +402,14 @@ CELERY_TASK_ROUTES = {
 }
 # CPU seconds the Strong bot thinks per decision that matters (unset: the engine's own, 0.5 s
 # for Firenze), and the reviewing bot per reviewed decision.
+# A heartbeat task per queue (ops/tasks.py): a worker of each queue proves it is alive.
+for _queue in ["celery", *sorted({route["queue"] for route in CELERY_TASK_ROUTES.values()})]:
+    CELERY_BEAT_SCHEDULE[f"ops-heartbeat-{_queue}"] = {
+        "task": "ops.tasks.heartbeat",
+        "schedule": OPS_HEARTBEAT_SECONDS,
+        "args": (_queue,),
+        "options": {"queue": _queue, "expires": OPS_HEARTBEAT_SECONDS * 2},
+    }
 BOTS_THINK_SECONDS = (
     float(os.environ["BOTS_THINK_SECONDS"]) if os.environ.get("BOTS_THINK_SECONDS") else None
 )
@@ -536,20 +557,49 @@ if not DEBUG:
 
 # --- Logging --------------------------------------------------------------------------------
 
+# Production logs one JSON object a line (python-json-logger): a request's and a task's line
+# carry request_id, game_id and duration_ms (ops/observe.py). Development prints plain lines;
+# LOG_FORMAT=json or plain chooses either way.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "plain",
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        # One line per request and per task (ops/observe.py), on their own handler so that a
+        # Celery worker's own log set-up (it takes over the root logger) leaves them as they
+        # are; REQUEST_LOG_LEVEL=WARNING turns them off. They replace uvicorn's access log.
+        **{
+            name: {
+                "handlers": ["console"],
+                "level": os.environ.get("REQUEST_LOG_LEVEL", "INFO"),
+                "propagate": False,
+            }
+            for name in ("firenze.request", "firenze.task")
+        },
+        "uvicorn.access": {"level": "WARNING"},
     },
 }
+
+# Sentry (SENTRY_DSN) and OpenTelemetry (OTEL_EXPORTER_OTLP_ENDPOINT): off unless set.
+from firenze_site.telemetry import setup as _telemetry_setup  # noqa: E402
+
+TELEMETRY = _telemetry_setup()
 
 # The game a new table plays: the name of an engine registered in games.rules.registry.
 GAMES_DEFAULT_ENGINE = "firenze"

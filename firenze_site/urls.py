@@ -43,4 +43,6 @@ urlpatterns = [
     # Live event streams (streams/: async views, served by uvicorn).
     path("streams/", include("streams.urls")),
     path("healthz", healthz, name="healthz"),
+    # Readiness (/readyz) and Prometheus metrics (/metrics), for the operator's networks only.
+    path("", include("ops.urls")),
 ]

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q, Subquery
 from django.utils import timezone
 
-from notifications import preferences, push, queueing
+from notifications import metrics, preferences, push, queueing
 from notifications.models import Notification, PushSubscription, Webhook
 
 Kind = Notification.Kind
@@ -200,9 +200,15 @@ def finish(notification: Notification, status: str, error: str = "", failure: st
         fields["failure"] = failure or Notification.Failure.ERROR
         fields["failed_at"] = timezone.now()
     notification.status = status
-    return bool(
+    done = bool(
         Notification.objects.filter(pk=notification.pk, status=Status.SENDING).update(**fields)
     )
+    if done:
+        metrics.FINISHED.labels(notification.channel, status).inc()
+        if status == Status.SENT and notification.created:
+            waited = (fields["sent_at"] - notification.created).total_seconds()
+            metrics.DELAY.labels(notification.channel).observe(max(0.0, waited))
+    return done
 
 
 def release(notification: Notification, error: str) -> bool:

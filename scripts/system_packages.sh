@@ -10,6 +10,8 @@ PACKAGES=(
     chromium           # browser tests (Playwright drives Debian's chromium)
     gettext            # msgfmt: the translation catalogue tests (tests/test_translations.py)
     fonts-dejavu-core  # the browser tests' screenshots and contrast checks
+    haproxy            # the several-node rehearsal (bench/cluster.py, tests/integration)
+    prometheus         # its real scraper
 )
 
 command -v dpkg-query >/dev/null 2>&1 || exit 0

@@ -43,6 +43,8 @@ from games.forms import ResignForm
 from games.models import Game, Move, Seat
 from games.rules.firenze import rules
 from notifications import links
+from ops import heartbeats
+from ops.models import Heartbeat
 from tests import figures
 from tests.factories import UserFactory
 from tests.web.helpers import fast_forward, started_game
@@ -138,6 +140,9 @@ class World:
         self.forming = lobby.create_game(self.anna, num_players=3, is_public=False)
         lobby.join(self.forming, self.ben, token=self.forming.invite_token)
         self.active = [self.public, self.private]
+        # The background processes reported: /readyz answers 200 (ops/heartbeats.py).
+        for name in heartbeats.names():
+            Heartbeat.beat(name)
         self.unsubscribe = links.unsubscribe_token(self.ben)
         # A tournament open for sign-up, whose id is among the ids the examples draw.
         self.tournament = signup.create(

@@ -24,7 +24,8 @@ from tests.web.helpers import HTMX, signed_in, started_game
 
 pytestmark = pytest.mark.django_db
 
-HEADERS_OF_THE_MOMENT = {"Expires", "Date"}
+# Headers that differ on every answer: the moment, and the request id (ops/observe.py).
+HEADERS_OF_THE_MOMENT = {"Expires", "Date", "X-Request-ID"}
 CSRF_TOKEN = re.compile(rb"[A-Za-z0-9]{64}")  # the 404 page's forms: a fresh token each time
 
 
