@@ -21,7 +21,7 @@ from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, colour_name
 from games.rules.protocol import Seen
 from games.rules.wording import ordinal
 
@@ -117,7 +117,7 @@ def _tower_name(view: dict[str, Any], seat: int, index: int) -> str:
 
 def _row_card(view: dict[str, Any], slot: int) -> str:
     row = view["row"]
-    return row[slot]["card"] if 0 <= slot < len(row) else _("the card")
+    return card_name(row[slot]["card"]) if 0 <= slot < len(row) else _("the card")
 
 
 View = dict[str, Any]
@@ -163,7 +163,7 @@ def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str
 def _pick_slot_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     card = view["row"][action["slot"]]
     count = sum(card["bricks"].values())
-    return _("Choose a row card"), f"{card['card']} ({_bricks(count)})"
+    return _("Choose a row card"), f"{card_name(card['card'])} ({_bricks(count)})"
 
 
 def _build_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
@@ -191,12 +191,12 @@ def _fulfil_label(view: View, action: Action, names: list[str]) -> tuple[str, st
 def _event_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     if not view["event"]:
         return _("Event"), _("Resolve")
-    return _("Event"), _("Resolve %(card)s") % {"card": view["event"]["card"]}
+    return _("Event"), _("Resolve %(card)s") % {"card": card_name(view["event"]["card"])}
 
 
 def _card_label(verb: Any) -> Any:
     """A label naming the card of the action (play, discard)."""
-    return lambda v, a, n: (str(verb[0]), str(verb[1]) % {"card": a["card"]})
+    return lambda v, a, n: (str(verb[0]), str(verb[1]) % {"card": card_name(a["card"])})
 
 
 def FINISH() -> str:  # noqa: N802 (reads as the group's name)
@@ -208,7 +208,7 @@ def FINISH() -> str:  # noqa: N802 (reads as the group's name)
 LABELS: dict[str, Any] = {
     "choose_card": lambda v, a, n: (
         _("Choose a card"),
-        _("Take %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+        _("Take %(card)s") % {"card": card_name(v["row"][a["slot"]]["card"])},
     ),
     "pay_brick": _pay_label,
     "take_brick": _take_label,
@@ -219,7 +219,7 @@ LABELS: dict[str, Any] = {
     "discard_card": _card_label((gettext_lazy("Discard a card"), gettext_lazy("Discard %(card)s"))),
     "exchange": lambda v, a, n: (
         _("Exchange"),
-        _("Exchange with %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+        _("Exchange with %(card)s") % {"card": card_name(v["row"][a["slot"]]["card"])},
     ),
     "build": _build_label,
     "fulfil": _fulfil_label,
