@@ -16,7 +16,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.rules.firenze import rules
+from games.rules.firenze import rules, since_words
 from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
@@ -722,6 +722,11 @@ def game_context(seen: Seen) -> dict[str, Any]:
     legal = seen.choices if my_turn else []
     found = board_choices(view, legal, names)
     lit = highlights(list(seen.moves), view["turn_no"]) if live else Highlights()
+    if live and seen.since_view is not None and viewer is not None:
+        # What changed since the viewer's last move stays marked until they act (issue 30).
+        marks = since_words.changes_since(seen.since_view, view, viewer, names).marks
+        lit.squares.update((colour, level) for colour, level in marks["squares"])
+        lit.stores.update(marks["seats"])
     players = _players(view, viewer, names, colours, lit, found, seen.scores)
     me = players[viewer] if viewer is not None else None
     hand = (
