@@ -27,10 +27,10 @@ def changes_since(
     sealed = _newly_sealed(before, after)
     for_you = _row_gone(before, after) + _fulfilled_by_others(before, after, seat, sealed, names)
     for_you += _my_losses(before, after, seat)
-    others = [
+    count = len(after["players"])
+    others = [  # in the order they played since
         line
-        for other in range(len(after["players"]))
-        if other != seat
+        for other in ((seat + k) % count for k in range(1, count))
         for line in [_player_line(before, after, other, sealed, names)]
         if line
     ]
