@@ -180,7 +180,15 @@ def delete_account(request: HttpRequest) -> HttpResponse:
 
 class SignupView(AllauthSignupView):
     """allauth's sign-up; two sign-ups racing for one display name: the loser gets the form
-    back with "That display name is taken." rather than an error page."""
+    back with "That display name is taken." rather than an error page. An emailed invitee
+    (games.views.invite_link) finds their address filled in."""
+
+    def get_initial(self) -> dict:
+        initial = super().get_initial()
+        invited = self.request.session.get("account_verified_email")
+        if invited and "email" not in initial:
+            initial["email"] = invited
+        return initial
 
     def form_valid(self, form):
         try:

@@ -66,6 +66,15 @@ def game_error_code(exc: GameError) -> str:
     return "refused"
 
 
+def stale_message() -> str:
+    """The stale refusal in a client's words: the pages' version speaks of the board they
+    redraw, a program has to fetch the game again."""
+    return _(
+        "The game has moved on since the version you sent; fetch the game and send its "
+        "current version."
+    )
+
+
 def body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"code": code, "message": message, **extra}
 
@@ -84,7 +93,8 @@ def install(api: NinjaAPI) -> None:
 
     def game_error(request: HttpRequest, exc: Any) -> HttpResponse:
         code = game_error_code(exc)
-        response = respond(request, exc.status, body(code, exc.message))
+        message = stale_message() if code == "stale" else exc.message
+        response = respond(request, exc.status, body(code, message))
         if code == "rate_limited":
             response["Retry-After"] = "60"
         return response

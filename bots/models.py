@@ -103,7 +103,3 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"Review of game {self.game_id}, seat {self.seat}: {self.status}"
-
-    @property
-    def total_loss(self) -> float:
-        return round(sum(float(e.get("loss", 0)) for e in self.entries), 1)

@@ -87,7 +87,9 @@ def compute(review_id: int) -> bool:
         game = review.game
         moves = Move.objects.filter(game=game).order_by("seq")
         actions = list(moves.values_list("action", flat=True))
-        entries = game.engine.review(game.initial_state(), actions, review.seat, review.seconds)
+        initial = game.initial_state()
+        entries = game.engine.review(initial, actions, review.seat, review.seconds)
+        entries = with_stakes(game.engine, initial, actions, review.seat, entries)
     except (OperationalError, InterfaceError):  # retried by the task: leave it to be claimed
         Review.objects.filter(pk=review_id).update(status=Review.Status.PENDING, started_at=None)
         raise
@@ -95,6 +97,41 @@ def compute(review_id: int) -> bool:
         status=Review.Status.DONE, entries=entries, finished_at=timezone.now()
     )
     return True
+
+
+def margin(scores: list[int], seat: int) -> int:
+    """The seat's points minus the best other player's: what "winning by" means."""
+    others = [score for i, score in enumerate(scores) if i != seat]
+    return scores[seat] - max(others, default=0)
+
+
+def with_stakes(
+    engine: Any, initial: Any, actions: list[Any], seat: int, entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each entry with the game's own figures at its step, from the log replayed: "margin" (the
+    seat's points minus the best other's then) and "at_stake" (the points every player still
+    scored after it: no decision can have moved the final margin by more), and a last entry's
+    "final_margin". The engine's estimate of a decision's loss is read against these."""
+    steps = {int(entry["step"]) for entry in entries}
+    scores_at: dict[int, list[int]] = {}
+    state = initial
+    for step, action in enumerate(actions):
+        if step in steps:
+            scores_at[step] = list(engine.scores(state))
+        state = engine.apply_action(state, action)
+    final = list(engine.scores(state))
+    out = []
+    for entry in entries:
+        scores = scores_at.get(int(entry["step"]), final)
+        out.append(
+            {
+                **entry,
+                "margin": margin(scores, seat),
+                "at_stake": sum(f - s for f, s in zip(final, scores, strict=True)),
+                "final_margin": margin(final, seat),
+            }
+        )
+    return out
 
 
 def fail(review_id: int) -> None:
@@ -119,12 +156,23 @@ def worded(game: Game, review: Review, turn_starts: list[int]) -> list[dict[str,
     engine = game.engine
     rows = []
     for entry in review.entries:
+        loss = float(entry.get("loss", 0.0))
+        if "at_stake" in entry:  # never more than the points still to be scored then
+            loss = min(loss, max(0.0, float(entry["at_stake"])))
         rows.append(
             {
                 **engine.review_text(entry),
-                "loss": float(entry.get("loss", 0.0)),
+                "loss": round(loss, 1),
                 "agree": bool(entry.get("agree", entry.get("loss", 0) == 0)),
                 "turn": bisect_right(turn_starts, int(entry["step"])),
+                "margin": entry.get("margin"),
+                "final_margin": entry.get("final_margin"),
             }
         )
     return rows
+
+
+def costliest(rows: list[dict[str, Any]], count: int = 3) -> list[dict[str, Any]]:
+    """The decisions the bot judged most costly, costliest first (ties: the earlier first)."""
+    costly = [row for row in rows if not row["agree"] and row["loss"] > 0]
+    return sorted(costly, key=lambda row: -row["loss"])[:count]

@@ -11,7 +11,10 @@ class GamesConfig(AppConfig):
         from allauth.account.signals import email_confirmed
         from django.db.models.signals import post_delete, post_save
 
-        from games import tasks  # noqa: F401 - registers the Celery tasks play.py queues by name
+        from games import (
+            since,
+            tasks,  # noqa: F401 - registers the Celery tasks play.py queues by name
+        )
         from games.models import Game, Seat
         from games.signals import game_saved, link_invitations_on_confirmation, seat_changed
 
@@ -19,3 +22,4 @@ class GamesConfig(AppConfig):
         post_save.connect(game_saved, sender=Game, dispatch_uid="games.versions")
         post_save.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_saved")
         post_delete.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_deleted")
+        since.connect()  # what happened since a player's last turn: their view then

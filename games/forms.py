@@ -239,7 +239,7 @@ class CreateGameForm(ClockForm):
                 help_text=_(
                     "Or a bot of this level; seats beyond the number of players stay empty."
                 )
-                if number == self.engine.max_players
+                if number == 2  # the one seat field every player count shows
                 else "",
             )
             self.bot_seat_names.append(name)

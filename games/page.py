@@ -26,7 +26,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import versions
+from games import since, versions
 from games.forms import BotLevelForm, InviteForm
 from games.gamelog import first_turn_shown, log_turns, resignation_notes
 from games.models import Game, Move, Seat
@@ -216,6 +216,11 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         moves = _moves(game, turn_no, whole=whole_log)
     else:  # the log is drawn already: only the last turns' changes, for the highlights
         moves = _moves(game, turn_no, whole=False, last=2)
+    since_view, since_turn = (
+        since.last_action_view(game, mine.number)
+        if mine and mine.number is not None and game.is_active
+        else (None, None)
+    )
     seen = seen_by(
         engine,
         state,
@@ -224,8 +229,14 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         colours=colours,
         moves=moves,
         live=game.is_active,
+        since_view=since_view,
+        since_turn=since_turn,
     )
     context: dict[str, Any] = {**look_context(engine), **engine.page_context(seen)}
+    if since_view is not None and mine is not None and mine.number is not None:
+        changes = engine.changes_since(since_view, seen.view, mine.number, names)
+        context["since"] = changes if changes.any else None
+        context["since_turn"] = since_turn
     context["whole_log"] = whole_log
     if log_html is None:
         ended_early = game.ended_by_resignation

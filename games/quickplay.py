@@ -3,10 +3,15 @@ finished game. Thin views over games.lobby.play_bots_now and games.lobby.rematch
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import limits, lobby
@@ -15,10 +20,23 @@ from games.forms import BotsNowForm
 from games.views import _get_game_for_user, game_url
 
 
-@login_required
+def _chosen(params: QueryDict) -> dict[str, Any]:
+    """The players and level in `params` if they are valid choices, else nothing."""
+    form = BotsNowForm(params)
+    return dict(form.cleaned_data) if form.is_valid() else {}
+
+
 def bots_now(request: HttpRequest) -> HttpResponse:
-    """GET: the form (where sign-in leads back to); POST: the game, started, at once."""
-    form = BotsNowForm(request.POST if request.method == "POST" else None)
+    """GET: the form (where sign-in leads back to, with the choice made before it in the
+    query); POST: the game, started, at once."""
+    if not request.user.is_authenticated:
+        chosen = _chosen(request.POST if request.method == "POST" else request.GET)
+        query = f"?{urlencode(chosen)}" if chosen else ""
+        return redirect_to_login(reverse("games:bots_now") + query)
+    if request.method == "POST":
+        form = BotsNowForm(request.POST)
+    else:
+        form = BotsNowForm(initial=_chosen(request.GET) or None)
     status = 200
     if request.method == "POST":
         status = 400

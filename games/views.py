@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from allauth.account.adapter import get_adapter as get_account_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -419,10 +420,21 @@ def invite_link(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if user.is_authenticated and game.seats.filter(user=user).exists():
         return redirect(game_url(game))
     if game.admits(token):
+        if not user.is_authenticated:
+            _vouch_for_invited_address(request, game, token)
         return redirect(f"{game_url(game)}?{urlencode({'token': token})}")
     if game.is_public:
         return redirect(game_url(game))
     return render(request, "games/link_used.html", {"game_open": game.is_open}, status=410)
+
+
+def _vouch_for_invited_address(request: HttpRequest, game: Game, token: str) -> None:
+    """An emailed invitee's own link proves they read that address: the sign-up form offers
+    it and asks for no confirmation of it (allauth's verified-email stash, this session only)."""
+    email = game.invitations.filter(token=token).exclude(email="").values_list("email", flat=True)
+    address = next(iter(email), "")
+    if address:
+        get_account_adapter(request).stash_verified_email(request, address)
 
 
 # --- the game page --------------------------------------------------------------------------

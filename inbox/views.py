@@ -81,8 +81,13 @@ def inbox(request: HttpRequest) -> HttpResponse:
     feed_url = (
         request.build_absolute_uri(reverse("inbox:calendar", args=[feed.token])) if feed else ""
     )
+    # Invitations wait for an answer as turns wait for a move (My games lists them too).
+    invitations = user.invitations.filter(game__status=Game.Status.OPEN).select_related(
+        "game", "invited_by"
+    )
     context = {
         "waiting": _entries(user, waiting),
+        "invitations": invitations,
         "changed": changed,
         "feed_url": feed_url,
         "page_title": _("Your move") + " · Firenze",

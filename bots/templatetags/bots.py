@@ -8,6 +8,7 @@ from django import template
 
 from bots import reviews
 from bots.forms import TakeoverForm
+from bots.margin_chart import margin_chart
 from bots.models import Review
 from bots.records import record_against_levels
 from games.rules import protocol
@@ -35,7 +36,9 @@ def review_panel(context: dict[str, Any]) -> dict[str, Any]:
         "here": [row for row in rows if row["turn"] == replay.turn],
         "turn": replay.turn,
         "csrf_token": context.get("csrf_token"),
-        "total": round(sum(row["loss"] for row in rows), 1),
+        "costliest": reviews.costliest(rows),
+        "chart": margin_chart(rows),
+        "score_unit": game.engine.look.score_unit,
         "agreed": sum(1 for row in rows if row["agree"]),
     }
 

@@ -146,6 +146,12 @@ class Seen:
     # mid-turn, so only the platform knows. Then no choices and no hints about the next turn.
     live: bool = True
 
+    # What changed since the viewer last acted (issue 30): the same seat's player_view when
+    # its last turn ended, None when none is kept or nobody moved since (games.since). The
+    # presentation compares the two views (Presentation.changes_since): never hidden facts.
+    since_view: dict[str, Any] | None = None
+    since_turn: int | None = None  # the turn that followed (the log's link to it)
+
     @property
     def my_turn(self) -> bool:
         return self.live and self.viewer is not None and self.acting == self.viewer
@@ -186,6 +192,31 @@ class Presentation(Protocol):
     bot_levels: Sequence[BotLevel]
 
     def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]: ...
+
+    # What happened since my last turn (issue 30).
+    def changes_since(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, names: Sequence[str]
+    ) -> ChangesSince:
+        """The changes between two player_views of the same seat (`before`: just after the
+        seat's last move; `after`: now), in words and marks: what affected the seat first."""
+        ...
+
+
+@dataclass(frozen=True)
+class ChangesSince:
+    """What happened since a seat last acted, as the game page shows it at the top: `for_you`
+    (what affected that player: a card they could have taken gone, a commission they built
+    toward fulfilled by someone else, their store hit) before `others` (one line per other
+    player's moves), in the reader's language; `marks` is the engine's own picture of what to
+    mark on its board (its page parts read it) until the player acts."""
+
+    for_you: Sequence[str] = ()
+    others: Sequence[str] = ()
+    marks: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def any(self) -> bool:
+        return bool(self.for_you or self.others)
 
 
 @dataclass(frozen=True)

@@ -51,26 +51,27 @@
         if (!input.value) input.value = zone;
       });
     }
-    // Copy buttons: <button data-copy="id-of-input">.
+    // Copy buttons: <button data-copy="id-of-input" data-copied="Copied">.
     document.querySelectorAll("button[data-copy]").forEach(function (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
         var field = document.getElementById(button.dataset.copy);
         if (!field) return;
         field.select();
+        var label = button.textContent;
         var done = function () {
-          button.textContent = "Copied";
-          window.setTimeout(function () { button.textContent = "Copy link"; }, 2000);
+          button.textContent = button.dataset.copied || label;
+          window.setTimeout(function () { button.textContent = label; }, 2000);
         };
+        // Say so at once: a clipboard promise may wait on a permission prompt.
         if (navigator.clipboard && window.isSecureContext) {
-          navigator.clipboard.writeText(field.value).then(done, function () {
+          navigator.clipboard.writeText(field.value).catch(function () {
             document.execCommand("copy");
-            done();
           });
         } else {
           document.execCommand("copy");
-          done();
         }
+        done();
       });
     });
     // Read-only fields (the invite link) select themselves when focused.

@@ -53,7 +53,7 @@ def test_it_plays_a_move_and_the_log_tells_it(api_as, anna, ben):
     assert [m["step"] for m in log["moves"]] == [1] and log["moves"][0]["lines"]
 
 
-def test_it_refuses_a_stale_version_with_its_code_and_the_pages_words(api_as, anna, ben):
+def test_it_refuses_a_stale_version_with_its_code_in_a_clients_words(api_as, anna, ben):
     game = started_game(anna, ben)
     acting, _ = acting_and_waiting(game, anna, ben)
     client = api_as(acting)
@@ -63,7 +63,14 @@ def test_it_refuses_a_stale_version_with_its_code_and_the_pages_words(api_as, an
     )
     assert response.status_code == 409
     assert response.json()["code"] == "stale"
-    assert "moved on" in response.json()["message"]
+    message = response.json()["message"]
+    assert "moved on" in message and "current version" in message
+    assert "board" not in message  # the pages' wording: a program has no board to look at
+    german = api_as(acting, language="de").post(
+        f"/games/{game.pk}/move", {"action": action, "version": game.version + 5}
+    )
+    assert "Spielplan" not in german.json()["message"]
+    assert "Version" in german.json()["message"]
 
 
 def test_it_words_an_illegal_move_in_the_callers_language(api_as, anna, ben):

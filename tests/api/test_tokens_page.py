@@ -35,6 +35,13 @@ def test_it_makes_a_token_shown_once_and_stored_hashed(anna):
     assert stored.name == "Discord bot" and stored.scope == "read"
     assert stored.key_hash == digest(secret) and secret not in str(stored.__dict__)
     assert "no-store" in response["Cache-Control"]
+    copy = re.search(
+        r'<button[^>]*data-copy="([^"]+)"[^>]*>([^<]+)</button>', response.content.decode()
+    )
+    assert copy and copy.group(2) == "Copy token"
+    assert (
+        f'id="{copy.group(1)}" type="text" readonly value="{secret}"' in response.content.decode()
+    )
     page = client.get("/accounts/api/").content.decode()
     assert "Discord bot" in page and secret not in page and "never used" in page
     Client().get("/api/v1/account", HTTP_AUTHORIZATION=f"Bearer {secret}")

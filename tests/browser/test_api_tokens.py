@@ -16,9 +16,10 @@ from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WORDS = {
-    "en": {"name": "Name", "play": "Read and play", "make": "Make the token", "revoke": "Revoke"},
+    "en": {"name": "Name", "play": "Read and play", "make": "Make the token", "revoke": "Revoke",
+           "copy": "Copy token", "copied": "Copied"},
     "de": {"name": "Name", "play": "Lesen und spielen", "make": "Schlüssel anlegen",
-           "revoke": "Widerrufen"},
+           "revoke": "Widerrufen", "copy": "Schlüssel kopieren", "copied": "Kopiert"},
 }  # fmt: skip
 
 
@@ -41,6 +42,10 @@ def test_a_player_makes_copies_and_revokes_a_token(new_page, phone, language):
     expect(shown).to_have_value(re.compile(r"^fz_[0-9a-f]{12}_"))
     token = ApiToken.objects.get(user=anna)
     assert token.scope == "play" and shown.input_value() not in token.key_hash
+    copy = page.locator('button[data-copy="new-token-value"]')
+    expect(copy).to_have_text(words["copy"])
+    copy.click()
+    expect(copy).to_have_text(words["copied"])
     screenshot(page, f"api-tokens-new-{language}-{'phone' if phone else 'desktop'}")
     assert not blocking_violations(page)
     page.goto("/accounts/api/")

@@ -111,13 +111,18 @@ def test_notes_are_saved_as_the_player_types(new_page, desk):
     expect(page.locator("#note_text")).to_have_value("Blue 6 next; keep the Architect")
 
 
-def test_on_a_phone_the_header_is_compact(new_page, desk):
+def test_on_a_phone_the_header_is_compact_and_shows_every_page(new_page, desk):
     for language in ("en", "de"):
         page = new_page(phone=True, user=desk["anna"], language=language)
         page.goto(f"/games/{desk['playing'].pk}/")
         header = page.locator(".site-header").bounding_box()
-        assert header["height"] <= 100, header  # was about 240 px
+        assert header["height"] <= 125, header  # was about 240 px; three short lines at most
         expect(page.locator("#panel")).to_be_visible()
+        links = page.locator(".site-nav a")
+        assert links.count() == 8
+        for i in range(links.count()):  # every page of the site in sight, none scrolled away
+            box = links.nth(i).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390, (i, box)
 
 
 def test_on_a_phone_one_tap_goes_between_the_actions_and_the_board(new_page, desk):

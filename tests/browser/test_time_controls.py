@@ -19,8 +19,8 @@ from tests.browser.test_accessibility import blocking_violations
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WORDS = {
-    "en": {"bank": "Time bank", "strip": "left", "pace": "At this pace"},
-    "de": {"bank": "Zeitkonto", "strip": "noch", "pace": "In diesem Tempo"},
+    "en": {"bank": "Time bank", "strip": "left", "pace": "The game at this pace"},
+    "de": {"bank": "Zeitkonto", "strip": "noch", "pace": "Die Partie in diesem Tempo"},
 }
 
 

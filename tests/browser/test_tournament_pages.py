@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from tests.browser.helpers import TIMEOUT_MS, overflow, screenshot
 from tests.browser.test_accessibility import AXE_OPTIONS, blocking_violations
@@ -153,3 +154,23 @@ def test_the_standings_update_as_a_game_ends_without_a_reload(new_page, events):
     assert page.evaluate("window.stillHere === true")
     leader = page.locator("#standings tbody tr").first.inner_text()
     assert "P01" in leader
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_on_a_phone_the_standings_fit_and_the_other_tie_breaks_are_one_tap_away(
+    new_page, events, language
+):
+    page = new_page(phone=True, language=language)
+    page.goto(f"/tournaments/{events['running'].pk}/standings/")
+    table = page.locator(".standings-table").first
+    heads = table.locator("thead th")
+    # Place, player, points, games and the first tie-break (Buchholz) in sight, whole.
+    visible = [i for i in range(heads.count()) if heads.nth(i).is_visible()]
+    assert visible == [0, 1, 2, 3, 4], visible
+    box, scroller = table.bounding_box(), page.locator(".table-scroll").first.bounding_box()
+    assert box and scroller and box["width"] <= scroller["width"] + 1, (box, scroller)
+    more = page.locator(".standings-more").first
+    expect(more).to_be_visible()
+    more.click()
+    expect(heads.nth(heads.count() - 1)).to_be_visible()
+    screenshot(page, f"tournament-standings-all-columns-phone-{language}")

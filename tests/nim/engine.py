@@ -16,7 +16,7 @@ from typing import Any
 
 from django import forms
 
-from games.rules.protocol import BotLevel, Engine, Look, RecordFacet, Seen
+from games.rules.protocol import BotLevel, ChangesSince, Engine, Look, RecordFacet, Seen
 
 
 class NimRefused(ValueError):
@@ -262,6 +262,18 @@ class NimEngine:
             "played": f"Take {entry['took']}",
             "suggested": f"Take {entry['best']}",
         }
+
+    # What happened since my last turn (issue 30): from two of the seat's views only, so the
+    # others' jokers stay hidden.
+    def changes_since(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, names: Sequence[str]
+    ) -> ChangesSince:
+        taken = before["pile"] - after["pile"]
+        if taken <= 0:
+            return ChangesSince()
+        for_you = [f"The pile is down to {after['pile']}."] if after["pile"] <= 4 else []
+        others = [f"The others took {taken} stones: {before['pile']} → {after['pile']}."]
+        return ChangesSince(for_you=for_you, others=others, marks={"pile": True})
 
 
 # The proof that Nim is an engine the platform can play (mypy, `make lint`).

@@ -66,7 +66,7 @@ def test_it_shows_a_breakdown_whose_rows_add_up_to_each_final_total(client, fini
     page = client.get(url("detail", finished)).content.decode()
 
     columns, totals = breakdown_columns(page)
-    assert totals == rules.scores(finished.load_state())
+    assert totals == sorted(rules.scores(finished.load_state()), reverse=True)  # ranking order
     assert [sum(column) for column in columns] == totals
     for label in (
         "Commissions",
@@ -77,6 +77,21 @@ def test_it_shows_a_breakdown_whose_rows_add_up_to_each_final_total(client, fini
     ):
         assert f'<th scope="row">{label}</th>' in page
     assert "Campanile · 5 neutral seals, recommended placement" in page
+
+
+def test_it_puts_the_winners_column_first_as_the_ranking_does(client, anna, ben, carla):
+    finished = started_game(anna, ben, carla, campanile=True, seed=2)
+    fast_forward(finished, totals=[31, 78, 50])  # the winner sits second
+    winner = 1
+    page = client.get(url("detail", finished)).content.decode()
+    head = page.split('<table class="breakdown">')[1].split("</thead>")[0]
+    headers = re.findall(r'<th scope="col" class="(winner|)">(.*?)</th>', head, re.S)
+    assert headers[0][0] == "winner"
+    assert finished.seats.get(number=winner).user.display_name in headers[0][1]
+    ranking = page.split('<table class="final">')[1].split("</table>")[0]
+    ranked = [text_of(h) for _, h in headers]
+    assert [name for name in ranked if name in text_of(ranking)] == ranked
+    assert text_of(ranking).index(ranked[0]) < text_of(ranking).index(ranked[-1])
 
 
 def test_it_names_each_majority_and_celebration_card_of_the_final_scoring(client, finished):
@@ -166,7 +181,7 @@ def test_it_shows_the_final_scores_at_the_last_step(client, finished):
     page = client.get(url("replay", finished), {"step": last}).content.decode()
 
     columns, totals = breakdown_columns(page)
-    assert totals == rules.scores(finished.load_state())
+    assert totals == sorted(rules.scores(finished.load_state()), reverse=True)  # winner first
     assert "the game is over" in page
     assert 'data-key="ArrowRight"' not in page
 

@@ -14,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from bots import reviews
 from bots.models import BotMatchup, BotRating, Review, TakeoverPreference
 from games import lobby, timeouts
+from games import replay as replays
 from games.models import Game
 from games.rules.firenze import rules
 from tests.web.helpers import fast_forward, signed_in, started_game
@@ -213,6 +215,23 @@ def test_a_player_asks_for_a_review_and_sees_it_beside_their_turns(
     assert "Your review" in page
     assert "You: takes" in page or "You: builds" in page
     assert "decisions: the bot agreed with" in page
+    assert "points given away" not in page  # no sum of estimates that no score could reach
+    # The game's own points: each entry knows the margin then and what was still to be scored,
+    # and no decision is said to have cost more than that.
+    final = game.engine.scores(game.load_state())
+    for entry in review.entries:
+        assert entry["final_margin"] == final[review.seat] - final[1 - review.seat]
+        assert entry["at_stake"] >= 0
+    rows = reviews.worded(game, review, replays.build(game, {}).turn_starts)
+    for row, entry in zip(rows, review.entries, strict=True):
+        assert row["loss"] <= entry["at_stake"]
+    assert "Your margin over the game" in page and "<polyline points=" in page
+    costly = reviews.costliest(rows)
+    if costly:
+        shown = page.split("Your three costliest decisions")[1].split("</ol>")[0]
+        assert shown.count("<li>") == len(costly) <= 3
+        assert [r["loss"] for r in costly] == sorted((r["loss"] for r in costly), reverse=True)
+        assert f"about {costly[0]['loss']:.1f} points better" in shown
 
     # Only anna sees anna's review: not her opponent, not a watcher.
     for other in (signed_in(ben), Client()):

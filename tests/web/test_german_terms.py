@@ -45,3 +45,40 @@ def test_the_rules_page_in_german_uses_the_rulebooks_words():
         assert word in page, word
     for word in NOT_THE_RULEBOOKS:
         assert word not in page, word
+
+
+def test_it_names_the_cards_in_german_on_a_german_page(anna, ben):
+    """The card row, the hands and the log in German: Werkstatt, not Workshop; the Monument is
+    the German edition's Denkmal (docs/rules.md §2.3)."""
+    from django.utils import translation
+
+    from games.rules.firenze.rules.cards import CARDS
+    from games.rules.firenze.wording import card_name
+
+    anna.language = "de"
+    anna.save(update_fields=["language"])
+    game = started_game(anna, ben)
+    view = game.engine.player_view(game.load_state(), 0)
+    page = text(game_page(signed_in(anna), game))
+    with translation.override("de"):
+        german = {card: card_name(card) for card in CARDS}
+    assert german["Monument"] == "Denkmal" and german["Workshop"] == "Werkstatt"
+    shown = [r["card"] for r in view["row"]]
+    renamed = [card for card in shown if german[card] != card]
+    assert renamed, shown  # a deal with cards whose names differ
+    for card in shown:
+        assert german[card] in page, card
+    for card in renamed:
+        assert not re.search(rf"\b{re.escape(card)}\b", page), card
+
+
+def test_the_german_winner_badge_names_the_winner(anna, ben):
+    from tests.web.helpers import fast_forward
+
+    anna.language = "de"
+    anna.save(update_fields=["language"])
+    game = started_game(anna, ben, seed=2)
+    fast_forward(game)
+    page = game_page(signed_in(anna), game)
+    assert '<span class="badge winner-badge">Sieger/in</span>' in page
+    assert ">Sieg<" not in page

@@ -231,4 +231,20 @@ def test_it_shows_the_players_clock_as_the_game_page_does_resting_on_a_day_off(a
     assert shown, page
     assert "hour" in shown.group(1) or "day" in shown.group(1), shown.group(1)  # a day's turn
     game_page_text = html.unescape(game_page(signed_in(seat.user), game))
-    assert "; the clock rests until" in game_page_text  # the game page says the same
+    assert "; it rests until" in game_page_text  # the game page says the same
+
+
+def test_it_lists_the_invitations_waiting_for_an_answer(anna, ben, carla):
+    from games import lobby
+
+    game = lobby.create_game(ben, num_players=3, name="Friday towers", is_public=False)
+    lobby.invite(game, ben, anna.display_name)
+    other = lobby.create_game(carla, num_players=2)
+    lobby.invite(other, carla, anna.display_name)
+    lobby.join(other, ben)  # the table filled up and started: no answer is waited for
+    page = text(signed_in(anna).get(reverse("inbox:inbox")))
+    invitations = page.split('id="invitations"')[1].split("</ul>")[0]
+    assert f'<a href="/games/{game.pk}/">Friday towers</a>' in invitations
+    assert "from" in invitations and ben.display_name in invitations
+    assert f"/games/{other.pk}/" not in invitations
+    assert 'id="invitations"' not in text(signed_in(carla).get(reverse("inbox:inbox")))

@@ -5,6 +5,7 @@ working once used or once the table is full, or when the creator revokes it."""
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 from django.contrib.messages import get_messages
@@ -145,3 +146,33 @@ def test_a_token_with_odd_unicode_is_refused_not_an_error(anna, carla):
         assert signed_in(carla).get(url("detail", game), {"token": token}).status_code == 404
         assert signed_in(carla).post(url("join", game), {"token": token}).status_code == 404
     assert not Seat.objects.filter(game=game, user=carla).exists()
+
+
+def test_an_emailed_invitees_sign_up_offers_the_address_and_skips_confirming_it(
+    anna, django_capture_on_commit_callbacks
+):
+    from allauth.account.models import EmailAddress
+
+    from tests.factories import PASSWORD
+
+    game = lobby.create_game(anna, num_players=3, is_public=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = lobby.invite_by_email(game, anna, "friend@example.org")
+    mail.outbox.clear()
+    friend = Client()
+    landing = friend.get(link(invitation.token))["Location"]
+    signup = friend.get(f"/accounts/signup/?next={landing}").content.decode()
+    assert re.search(r'<input[^>]*name="email"[^>]*value="friend@example.org"', signup)
+    form = {"email": "friend@example.org", "display_name": "Friend"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = friend.post(
+            f"/accounts/signup/?next={landing}",
+            {**form, "password1": PASSWORD, "password2": PASSWORD, "next": landing},
+        )
+    assert response.status_code == 302 and "confirm" not in response["Location"]
+    assert EmailAddress.objects.get(email="friend@example.org").verified
+    assert not [m for m in mail.outbox if "friend@example.org" in m.to]  # nothing to confirm
+    assert friend.get(landing).wsgi_request.user.display_name == "Friend"  # signed in
+    # Someone else's sign-up, without the link, is offered no address and confirms as ever.
+    other = Client().get("/accounts/signup/").content.decode()
+    assert "friend@example.org" not in other

@@ -3,6 +3,8 @@ the other seats; "Rematch" on a finished game makes the same game again and invi
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from django.core import mail
 from django.urls import reverse
@@ -49,6 +51,20 @@ def test_the_home_page_offers_it_and_sign_in_leads_back_to_it(client):
     assert 'action="/games/bots/"' in client.get(reverse("games:home")).content.decode()
     response = client.post(reverse("games:bots_now"), {"num_players": 2})
     assert response.status_code == 302 and "next=/games/bots/" in response["Location"]
+
+
+def test_it_keeps_a_signed_out_choice_through_sign_in(client, anna):
+    response = client.post(reverse("games:bots_now"), {"num_players": 4, "level": "strong"})
+    assert response.status_code == 302
+    next_url = parse_qs(urlsplit(response["Location"]).query)["next"][0]
+    assert next_url.startswith("/games/bots/?")
+    page = signed_in(anna).get(next_url).content.decode()  # where sign-in leads back to
+    assert '<option value="4" selected>' in page
+    assert '<option value="strong" selected>' in page
+    assert '<option value="standard" selected>' not in page
+    # A choice it does not offer is dropped, not carried: the defaults are shown.
+    response = client.post(reverse("games:bots_now"), {"num_players": 9, "level": "strong"})
+    assert parse_qs(urlsplit(response["Location"]).query)["next"] == ["/games/bots/"]
 
 
 @pytest.mark.parametrize("bad", ["", "1", "5", "٢", "2.0", "9" * 400])

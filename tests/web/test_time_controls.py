@@ -246,10 +246,31 @@ def test_every_player_sees_each_seats_time_left_and_the_expected_end(anna, ben, 
     assert len(clocks) == 3
     assert sum("bank" in text for text in clocks) == 2  # the two waiting seats' banks
     assert any(re.fullmatch(r"\d+\xa0days?, \d+\xa0hours? left", text) for text in clocks)
-    assert "At this pace: about 3 weeks left" in page
+    assert "The game at this pace: about 3 weeks left" in page
     mine = signed_in(carla).get(reverse("games:mine")).content.decode()
     assert "about 3 weeks left" in mine
     assert re.search(r"\d+\xa0days?(, \d+\xa0\w+)? left", mine)
+
+
+def test_it_says_whose_clock_and_what_the_pace_is_about(anna, ben):
+    """The acting player reads "Your clock", the others read whose clock runs; the pace line
+    says it is the whole game's, so the two figures never read as a contradiction."""
+    game = timed_game(anna, ben, control=FISCHER)
+    me, other = (
+        acting(game),
+        game.seats.select_related("user").exclude(number=game.acting_seat).get(),
+    )
+    Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - 7 * DAY, progress=0.5)
+    mine = game_page(signed_in(me.user), game)
+    theirs = game_page(signed_in(other.user), game)
+    assert re.search(r"Your clock: \d+\xa0days?(, \d+\xa0hours?)? left", mine)
+    assert "Time left" not in mine
+    assert (
+        f"{me.user.display_name}&#x27;s clock: " in theirs
+        or f"{me.user.display_name}'s clock: " in theirs
+    )
+    assert "Your clock" not in theirs
+    assert "The game at this pace: " in mine
 
 
 def test_the_cached_page_follows_the_clock(anna, ben):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, card_names, colour_name
 from games.rules.protocol import BotLevel
 from games.rules.wording import ordinal
 
@@ -63,9 +63,9 @@ def plan_text(summary: Mapping[str, Any]) -> str:
     parts: list[str] = []
     cards = [c for c in summary.get("cards", []) if c != "Princess"]
     if cards:
-        parts.append(gettext("plays %(cards)s") % {"cards": ", ".join(cards)})
+        parts.append(gettext("plays %(cards)s") % {"cards": card_names(cards)})
     if "card" in summary:
-        taken = {"card": summary["card"], "position": ordinal(summary["slot"] + 1)}
+        taken = {"card": card_name(summary["card"]), "position": ordinal(summary["slot"] + 1)}
         if "Princess" in summary.get("cards", []):
             parts.append(gettext("takes %(card)s (%(position)s card) with a Princess") % taken)
         else:

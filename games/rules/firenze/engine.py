@@ -9,14 +9,22 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.rules.firenze import bot_words, forms, presenters, records, rules, rules_help
+from games.rules.firenze import (
+    bot_words,
+    forms,
+    presenters,
+    records,
+    rules,
+    rules_help,
+    since_words,
+)
 from games.rules.firenze.log_words import word_line
 from games.rules.firenze.refusals import illegal_action_text
 from games.rules.firenze.rules import levels
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.review import review_game
 from games.rules.firenze.rules.strong import Budget
-from games.rules.protocol import Bot, BotLevel, Look, RecordFacet, Seen
+from games.rules.protocol import Bot, BotLevel, ChangesSince, Look, RecordFacet, Seen
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -136,6 +144,12 @@ class FirenzeEngine:
             "commission to fulfil it, a brick to pay with it."
         )
         return context
+
+    def changes_since(
+        self, before: dict[str, Any], after: dict[str, Any], seat: int, names: Sequence[str]
+    ) -> ChangesSince:
+        """What happened since the seat's last move (since_words.py)."""
+        return since_words.changes_since(before, after, seat, names)
 
     def replay_context(self, state: rules.State, names: list[str]) -> dict[str, Any]:
         """Every hand, face up: only ever shown once the game is over."""

@@ -4,7 +4,7 @@ The engine writes each public log line as one English sentence with seat tokens 
 stores it with the move (games.models.Move.log), so a log read years later must still be worded
 from that stored text. Each sentence below is a template whose pieces have a type (a seat, a
 card, a colour, a set of bricks, a number, a position in the row): the line is matched against
-the templates, its pieces are worded in the active language (card names stay English,
+the templates, its pieces are worded in the active language (card names too,
 docs/rules.md §2.3) and the translated template (locale/de) puts them together. English lines
 are left as they are, and a line no template knows is shown as the engine wrote it.
 """
@@ -18,7 +18,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, colour_name
 from games.rules.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
@@ -147,7 +147,9 @@ def _value(name: str, text: str) -> str:
     if kind == "ord":
         digits = re.match(r"\d+", text)
         return ordinal(int(digits.group())) if digits else text
-    return text  # seats, cards (English: docs/rules.md §2.3), numbers, numerals
+    if kind == "card":
+        return card_name(text)
+    return text  # seats, numbers, numerals
 
 
 def _word(template: str, match: re.Match[str]) -> str:

@@ -16,12 +16,12 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.rules.firenze import rules
+from games.rules.firenze import rules, since_words
 from games.rules.firenze.card_texts import card_help, card_text
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.decisions import DECISIONS
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, colour_name
 from games.rules.protocol import Seen
 from games.rules.wording import ordinal
 
@@ -117,7 +117,7 @@ def _tower_name(view: dict[str, Any], seat: int, index: int) -> str:
 
 def _row_card(view: dict[str, Any], slot: int) -> str:
     row = view["row"]
-    return row[slot]["card"] if 0 <= slot < len(row) else _("the card")
+    return card_name(row[slot]["card"]) if 0 <= slot < len(row) else _("the card")
 
 
 View = dict[str, Any]
@@ -163,7 +163,7 @@ def _pick_tower_label(view: View, action: Action, names: list[str]) -> tuple[str
 def _pick_slot_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     card = view["row"][action["slot"]]
     count = sum(card["bricks"].values())
-    return _("Choose a row card"), f"{card['card']} ({_bricks(count)})"
+    return _("Choose a row card"), f"{card_name(card['card'])} ({_bricks(count)})"
 
 
 def _build_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
@@ -191,12 +191,12 @@ def _fulfil_label(view: View, action: Action, names: list[str]) -> tuple[str, st
 def _event_label(view: View, action: Action, names: list[str]) -> tuple[str, str]:
     if not view["event"]:
         return _("Event"), _("Resolve")
-    return _("Event"), _("Resolve %(card)s") % {"card": view["event"]["card"]}
+    return _("Event"), _("Resolve %(card)s") % {"card": card_name(view["event"]["card"])}
 
 
 def _card_label(verb: Any) -> Any:
     """A label naming the card of the action (play, discard)."""
-    return lambda v, a, n: (str(verb[0]), str(verb[1]) % {"card": a["card"]})
+    return lambda v, a, n: (str(verb[0]), str(verb[1]) % {"card": card_name(a["card"])})
 
 
 def FINISH() -> str:  # noqa: N802 (reads as the group's name)
@@ -208,7 +208,7 @@ def FINISH() -> str:  # noqa: N802 (reads as the group's name)
 LABELS: dict[str, Any] = {
     "choose_card": lambda v, a, n: (
         _("Choose a card"),
-        _("Take %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+        _("Take %(card)s") % {"card": card_name(v["row"][a["slot"]]["card"])},
     ),
     "pay_brick": _pay_label,
     "take_brick": _take_label,
@@ -219,7 +219,7 @@ LABELS: dict[str, Any] = {
     "discard_card": _card_label((gettext_lazy("Discard a card"), gettext_lazy("Discard %(card)s"))),
     "exchange": lambda v, a, n: (
         _("Exchange"),
-        _("Exchange with %(card)s") % {"card": v["row"][a["slot"]]["card"]},
+        _("Exchange with %(card)s") % {"card": card_name(v["row"][a["slot"]]["card"])},
     ),
     "build": _build_label,
     "fulfil": _fulfil_label,
@@ -722,6 +722,11 @@ def game_context(seen: Seen) -> dict[str, Any]:
     legal = seen.choices if my_turn else []
     found = board_choices(view, legal, names)
     lit = highlights(list(seen.moves), view["turn_no"]) if live else Highlights()
+    if live and seen.since_view is not None and viewer is not None:
+        # What changed since the viewer's last move stays marked until they act (issue 30).
+        marks = since_words.changes_since(seen.since_view, view, viewer, names).marks
+        lit.squares.update((colour, level) for colour, level in marks["squares"])
+        lit.stores.update(marks["seats"])
     players = _players(view, viewer, names, colours, lit, found, seen.scores)
     me = players[viewer] if viewer is not None else None
     hand = (

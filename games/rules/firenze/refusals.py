@@ -4,8 +4,8 @@ The rules engine says why a move is refused as a Refusal: an English msgid (in t
 marked in firenze/rules with words.gettext_noop) and plain values, names by their engine key.
 Here the msgid is translated and the names worded with the tables the pages already use:
 colours (firenze.wording), phases as the game page's phase strip names them (presenters.PHASES:
-the refusal is shown beside it); card names stay English in every
-language (docs/rules.md §2.3), numbers and balcony numerals as they are.
+the refusal is shown beside it), card names (docs/rules.md §2.3); numbers and balcony numerals
+as they are.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from games.rules.firenze.presenters import PHASES
 from games.rules.firenze.rules import IllegalAction, Refusal
 from games.rules.firenze.rules.errors import english
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, colour_name
 from games.rules.wording import in_sentence
 
 PHASE_NAMES = dict(PHASES)  # as the game page's phase strip names them
@@ -46,4 +46,6 @@ def _worded(key: str, value: Any) -> Any:
         return colour_name(value)
     if key.startswith("phase"):
         return in_sentence(str(PHASE_NAMES.get(value, value)))
-    return english(value)  # numbers, numerals, card names: as in the engine's English
+    if key.startswith("card") and isinstance(value, str):
+        return card_name(value)
+    return english(value)  # numbers, numerals: as in the engine's English

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from games.rules.firenze.rules.data import COLORS
-from games.rules.firenze.wording import colour_name
+from games.rules.firenze.wording import card_name, colour_name
 
 IN_PLAY = [
     ("commissions", gettext_lazy("Commissions")),
@@ -40,6 +40,12 @@ class ScoreSheet:
     at_end: list[Row]
     totals: list[int]
     winners: list[bool]
+    seats: list[int] = field(default_factory=list)  # the seat of each column, in column order
+
+    @property
+    def columns(self) -> list[tuple[int, bool]]:
+        """(seat, winner) per column."""
+        return list(zip(self.seats, self.winners, strict=True))
 
     @property
     def scoring_rows(self) -> list[Row]:
@@ -47,8 +53,20 @@ class ScoreSheet:
         return [r for r in self.in_play + self.at_end if r.kind != "subtotal"]
 
 
-def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
-    """From the final scores the engine's player_view gives (one dict per seat, in seat order)."""
+def ranked(final: list[dict[str, Any]], order: list[int] | None = None) -> list[int]:
+    """The seats in the ranking's order: `order` (the platform's standings, which know who
+    resigned) when given, else winners first, then by total, then by seat."""
+    seats = range(len(final))
+    if order and sorted(order) == list(seats):
+        return list(order)
+    return sorted(seats, key=lambda i: (not final[i].get("winner"), -final[i]["total"], i))
+
+
+def score_sheet(final: list[dict[str, Any]], order: list[int] | None = None) -> ScoreSheet:
+    """From the final scores the engine's player_view gives (one dict per seat, in seat order):
+    one column per player, in the ranking's order, so the winner's column comes first."""
+    seats = ranked(final, order)
+    final = [final[i] for i in seats]
     in_play = [Row(str(label), [p["earned"][key] for p in final]) for key, label in IN_PLAY]
     in_play.append(Row(gettext("In play"), [p["pp_in_game"] for p in final], kind="subtotal"))
     at_end = [
@@ -66,7 +84,7 @@ def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
         held = [[c for c in p["celebrations"] if c["card"] == card] for p in final]
         at_end.append(
             Row(
-                card,
+                card_name(card),
                 [sum(c["pp"] for c in h) for h in held],
                 kind="card",
                 counts=[len(h) for h in held],
@@ -77,4 +95,5 @@ def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
         at_end=at_end,
         totals=[p["total"] for p in final],
         winners=[bool(p.get("winner")) for p in final],
+        seats=seats,
     )

@@ -1,8 +1,8 @@
 """Names of Firenze's things as pages and emails show them, marked for translation.
 
 The engine speaks in keys ("purple", "building"); these are the words players read. The German
-words live in locale/de/LC_MESSAGES/django.po, chosen once here and used everywhere. Card names
-are not here: docs/rules.md §2.3 keeps them in English in every language of the interface.
+words live in locale/de/LC_MESSAGES/django.po, chosen once here and used everywhere; card
+names too (docs/rules.md §2.3 says which German names were chosen and why).
 """
 
 from __future__ import annotations
@@ -49,3 +49,46 @@ CARD_KINDS: dict[str, Promise] = {
 def card_kind(key: str) -> str:
     """A kind of card in the active language (the key itself if it is not one)."""
     return _named(CARD_KINDS, key)
+
+
+# The engine names cards by their English names (the keys of firenze.rules.cards.CARDS, kept in
+# stored logs); players read them in their language.
+CARD_NAMES: dict[str, Promise] = {
+    "Botch": pgettext_lazy("card name", "Botch"),
+    "Collapse": pgettext_lazy("card name", "Collapse"),
+    "Flood": pgettext_lazy("card name", "Flood"),
+    "Luxury Tax": pgettext_lazy("card name", "Luxury Tax"),
+    "Renaissance": pgettext_lazy("card name", "Renaissance"),
+    "Storehouse Fire": pgettext_lazy("card name", "Storehouse Fire"),
+    "Tribute": pgettext_lazy("card name", "Tribute"),
+    "Alchemist": pgettext_lazy("card name", "Alchemist"),
+    "Architect": pgettext_lazy("card name", "Architect"),
+    "Mason": pgettext_lazy("card name", "Mason"),
+    "Patrician": pgettext_lazy("card name", "Patrician"),
+    "Princess": pgettext_lazy("card name", "Princess"),
+    "Saboteur": pgettext_lazy("card name", "Saboteur"),
+    "Smuggler": pgettext_lazy("card name", "Smuggler"),
+    "Wholesaler": pgettext_lazy("card name", "Wholesaler"),
+    "Disgrace": pgettext_lazy("card name", "Disgrace"),
+    "Fame": pgettext_lazy("card name", "Fame"),
+    "Monument": pgettext_lazy("card name", "Monument"),
+    "Recognition": pgettext_lazy("card name", "Recognition"),
+    "Scandal": pgettext_lazy("card name", "Scandal"),
+    "Bridge": pgettext_lazy("card name", "Bridge"),
+    "Warehouse": pgettext_lazy("card name", "Warehouse"),
+    "Workshop": pgettext_lazy("card name", "Workshop"),
+    "Campanile": pgettext_lazy("card name", "Campanile"),
+    "Major Privilege": pgettext_lazy("card name", "Major Privilege"),
+    "Minor Privilege": pgettext_lazy("card name", "Minor Privilege"),
+    "Privilege": pgettext_lazy("card name", "Privilege"),
+}
+
+
+def card_name(key: str) -> str:
+    """A card's name in the active language (the key itself if it is not a card)."""
+    return _named(CARD_NAMES, key)
+
+
+def card_names(keys: list[str] | tuple[str, ...]) -> str:
+    """Several cards' names, comma-separated (a pile's tooltip, a bot's plan)."""
+    return ", ".join(card_name(k) for k in keys)

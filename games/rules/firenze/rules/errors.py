@@ -19,8 +19,8 @@ class Refusal(NamedTuple):
 
     Params are plain values: ints, the player's own input shown back (``value``, ``keys``),
     and names by their engine key: ``color``/``color2`` a brick colour ("purple"), ``colors`` a
-    tuple of them, ``phase``/``phase2`` a phase ("build"), ``card`` a card name (card names stay
-    English in every language, docs/rules.md §2.3).
+    tuple of them, ``phase``/``phase2`` a phase ("build"), ``card`` a card's key (worded in the
+    reader's language, docs/rules.md §2.3).
     """
 
     msgid: str

@@ -1,4 +1,5 @@
-"""`{% score_sheet final as sheet %}`: the breakdown table's rows, for the finished game's page
+"""`{% score_sheet final standings as sheet %}`: the breakdown table's rows and columns (in the
+ranking's order), for the finished game's page
 and the last position of a replay (both have the `final` list of firenze.presenters)."""
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def score_sheet(final: list[dict[str, Any]]) -> ScoreSheet:
-    return build_sheet(final)
+def score_sheet(final: list[dict[str, Any]], standings: Any = None) -> ScoreSheet:
+    order = [row.seat for row in standings] if standings else None
+    return build_sheet(final, order)
 
 
 @register.filter
