@@ -12,8 +12,10 @@ import redis
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import override_settings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from streams import hub
+from streams import channels, hub
 from streams.asgi import with_streams
 from tests.api.test_streams import move, open_stream, run
 from tests.api.test_streams_asgi import Connection, scope
@@ -143,6 +145,37 @@ def test_a_last_event_id_the_log_cannot_vouch_for_gets_a_reset(
         return (await first_event(f"/streams/games/{game.pk}/", **{"Last-Event-ID": last}))["event"]
 
     assert run(scenario) == "reset"
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(
+    last=st.text(max_size=60)
+    | st.from_regex(r"\A[0-9]{1,25}-[0-9]{1,25}\Z")
+    | st.builds("{}-{}".format, st.integers(0, 2**65), st.integers(0, 2**65))
+    | st.sampled_from(["0-0", "1-0", "5-0", "5-1", "9-0"])
+)
+def test_any_last_event_id_gets_events_or_a_reset_never_an_error(redis_server, last):
+    key = channels.log_key("game:1")
+    with redis_server.client() as client:
+        client.delete(key)
+        for number in (1, 5, 9):
+            client.xadd(key, {"k": "move", "d": "{}"}, id=f"{number}-0")
+
+    async def scenario() -> Any:
+        found = hub.Hub(redis_server.url)
+        try:
+            return await found.since("game:1", last)
+        finally:
+            await found.redis.aclose()
+
+    missed = asyncio.run(scenario())
+    pair = channels.event_id(last)
+    logged = {(1, 0): ["5-0", "9-0"], (5, 0): ["9-0"], (9, 0): []}  # what follows each id
+    expected = logged.get(pair) if pair is not None else None
+    if expected is None:  # not an id the log holds: reset
+        assert missed is None
+    else:
+        assert missed is not None and [event[0] for event in missed] == expected
 
 
 def test_a_last_event_id_redis_has_lost_gets_a_reset(
