@@ -32,7 +32,7 @@ from api.errors import ApiError, body
 from games import versions
 from games.models import Game
 from games.views import may_see_private
-from streams import channels, hub, publish
+from streams import channels, hub, metrics, publish
 
 log = logging.getLogger(__name__)
 RETRY_MS = 3000
@@ -137,6 +137,7 @@ async def _events(
     check: Callable[[], Awaitable[bool]] | None,
 ) -> AsyncIterator[bytes]:
     started = time.monotonic()
+    metrics.OPEN.inc()
     try:
         yield f"retry: {RETRY_MS}\n: {channel}\n\n".encode()
         seen = channels.event_id(last)
@@ -164,6 +165,7 @@ async def _events(
             seen = number
             yield framed
     finally:
+        metrics.OPEN.dec()
         events.forget(channel, queue)
         await sync_to_async(limits.close_stream)(counter)
 
