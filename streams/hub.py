@@ -33,7 +33,7 @@ from typing import Any
 
 from django.conf import settings
 
-from streams import channels
+from streams import channels, metrics
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +140,7 @@ class Hub:
         event_id, kind, data = raw.decode().split(" ", 2)
         # Parsed and framed once for every stream on the channel.
         item = (channels.event_id(event_id), frame(event_id, kind, data))
+        metrics.fanned_out(item[0])
         for queue in list(queues):
             _offer(queue, item)
 

@@ -34,7 +34,7 @@ from api import limits, tokens
 from api.errors import ApiError, body
 from games.models import Game
 from games.views import may_see_private
-from streams import channels, hub, publish
+from streams import channels, hub, metrics, publish
 
 log = logging.getLogger(__name__)
 RETRY_MS = 3000
@@ -193,6 +193,7 @@ async def _replay(watch: _Watch, last: str) -> tuple[list[bytes], Any]:
 
 async def _events(watch: _Watch, last: str) -> AsyncIterator[bytes]:
     started = checked = written = time.monotonic()
+    metrics.OPEN.inc()
     try:
         yield f"retry: {RETRY_MS}\n: {watch.channel}\n\n".encode()
         frames, seen = await _replay(watch, last) if last else ([], None)
@@ -220,6 +221,7 @@ async def _events(watch: _Watch, last: str) -> AsyncIterator[bytes]:
     except RedisError as exc:  # the replay failed even on a fresh connection: reconnect later
         log.warning("stream replay failed: %s", exc)
     finally:
+        metrics.OPEN.dec()
         watch.events.forget(watch.channel, watch.queue, watch.tags)
         await sync_to_async(limits.close_stream)(watch.counter)
 

@@ -132,9 +132,11 @@ def test_it_refuses_a_file_that_is_not_a_backup(tmp_path, anna):
     empty_the_database()
     stranger = tmp_path / "notes.txt"
     stranger.write_text("not a database")
-    with pytest.raises(CommandError, match="is not a .* backup"):
-        call_command("restore", str(stranger))
-    with pytest.raises(CommandError, match="is not a file"):
-        call_command("restore", str(tmp_path / "missing.dump"))
-    assert connection.introspection.table_names() == []
-    call_command("migrate", verbosity=0)  # the next test's flush needs the tables back
+    try:
+        with pytest.raises(CommandError, match="is not a .* backup"):
+            call_command("restore", str(stranger))
+        with pytest.raises(CommandError, match="is not a file"):
+            call_command("restore", str(tmp_path / "missing.dump"))
+        assert connection.introspection.table_names() == []
+    finally:
+        call_command("migrate", verbosity=0)  # the next test's flush needs the tables back

@@ -106,3 +106,25 @@ def test_it_keeps_the_heartbeats_out_of_the_logs_but_counts_them(caplog, client)
     assert 'firenze_celery_task_seconds_count{task="ops.tasks.heartbeat"}' in (
         client.get("/metrics").content.decode()
     )
+
+
+def test_it_switches_sentry_and_opentelemetry_on_by_environment():
+    """In a process of its own (both install themselves process-wide); nothing is sent: no
+    error happens and the span exporter's batch is never flushed to the address."""
+    environment = {
+        **os.environ,
+        "SENTRY_DSN": "https://public@127.0.0.1:9/1",
+        "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9",
+    }
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'firenze_site.settings_test'; "
+        "django.setup(); from django.conf import settings; import sentry_sdk; "
+        "from opentelemetry.instrumentation.django import DjangoInstrumentor; "
+        "print(settings.TELEMETRY, sentry_sdk.get_client().is_active(), "
+        "DjangoInstrumentor().is_instrumented_by_opentelemetry)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code], env=environment, capture_output=True, text=True,
+        check=True, timeout=120,
+    )  # fmt: skip
+    assert shown.stdout.split("\n")[0] == "['sentry', 'opentelemetry'] True True"

@@ -157,3 +157,17 @@ def test_it_counts_notifications_as_they_are_done_with_and_their_delay(client, b
         assert value(after, f"{delay}_bucket", channel="email", le=le) == (
             value(before, f"{delay}_bucket", channel="email", le=le) + more
         )
+
+
+def test_it_documents_every_metric_of_the_site_with_an_alert(client):
+    """docs/operations.md lists each of the site's metrics (the firenze_ ones)."""
+    from pathlib import Path
+
+    import streams.metrics  # noqa: F401 - registered where the streams run
+
+    documented = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    body = client.get("/metrics").content.decode()
+    families = {f.name for f in text_string_to_metric_families(body)}
+    ours = sorted(n for n in families if n.startswith("firenze_") and not n.endswith("_created"))
+    assert len(ours) >= 20
+    assert [name for name in ours if f"`{name}" not in documented] == []
