@@ -8,9 +8,10 @@ from django.utils.translation import get_language, pgettext
 
 
 def in_sentence(label: object) -> str:
-    """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
-    as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
-    return str(label).lower() if get_language() in (None, "en") else str(label)
+    """A label ("Your turn") inside a sentence: lower case ("your turn emails", Italian
+    "e-mail di tocca a te"), but as it is in German, where nouns keep their capital
+    ("E-Mails zu „Dein Zug“")."""
+    return str(label) if (get_language() or "en").startswith("de") else str(label).lower()
 
 
 def ordinal(number: int) -> str:
