@@ -64,7 +64,13 @@ def test_it_words_each_glossary_term_the_same_way_everywhere(language):
         english = re.sub(r"%\(\w+\)[sd]", " ", english)  # the placeholders' names
         for card in CARD_NAMES:
             english = english.replace(card, " ")
+        english = re.sub(r"\bin a row\b", " ", english)  # an idiom, not the row of cards
         for term, stem in terms:
-            if re.search(forms(term), english, re.I) and stem.lower() not in translated.lower():
+            # "bell tower" has its own word ("clocher"): a longer term is not this one.
+            longer = [other for other, _ in terms if term in other and other != term]
+            text = english
+            for other in longer:
+                text = re.sub(forms(other), " ", text, flags=re.I)
+            if re.search(forms(term), text, re.I) and stem.lower() not in translated.lower():
                 problems.append(f"{term} -> {stem}: {english!r} = {translated!r}")
     assert not problems, f"{len(problems)} entries:\n" + "\n".join(problems[:30])

@@ -43,14 +43,17 @@ OWN_WORDS = {
     # Loanwords of Italian sites: "il tuo account", "la password", "l'email" (allauth's pages),
     # "il replay".
     "it": {"account", "password", "email", "replay"},
-    "fr": {"on", "me"},  # "on" (one), "me" (me)
+    # French words too: "on", "me", "page", "invitation", "invite", "score", "notifications";
+    # and the loanword "replay".
+    "fr": {"on", "me", "page", "pages", "invitation", "invite", "score", "scores"}
+    | {"notifications", "replay"},
     "es": {"me", "has"},  # "me" (me), "has" (you have: "has ganado")
 }
 # The heading of the lobby, the words of the month of 26 November 2026 and a grouped number.
 LOBBY = {"it": "Partite aperte", "fr": "Parties ouvertes", "es": "Partidas abiertas"}
 DATES = {
     "it": ("giovedì 26 novembre 2026", "gio 26 nov"),
-    "fr": ("jeudi 26 novembre 2026", "jeu. 26 nov."),
+    "fr": ("jeudi 26 novembre 2026", "jeu. 26 nov"),
     "es": ("jueves 26 de noviembre de 2026", "jue 26 nov"),
 }
 NUMBER = {"it": "1.234,5", "fr": "1\xa0234,5", "es": "1\xa0234,5"}
