@@ -80,8 +80,8 @@ format: setup ## Fix what ruff can fix
 # that every catalogue has every one of them translated (tests/test_translations.py). German is
 # translated in its .po; the TABLE_LANGUAGES are filled from locale/<lang>/translations.txt by
 # scripts/translations.py (`scripts/translations.py todo it` lists what a table lacks).
-CATALOGUE_LANGUAGES := de it fr
-TABLE_LANGUAGES := it fr
+CATALOGUE_LANGUAGES := de it fr es
+TABLE_LANGUAGES := it fr es
 MESSAGES_OPTIONS := $(foreach language,$(CATALOGUE_LANGUAGES),-l $(language)) --no-obsolete \
 	--add-location=file --ignore=.venv --ignore=var --ignore=tests --ignore=bench --ignore=scripts \
 	--ignore=node_modules
