@@ -98,6 +98,8 @@ def test_it_writes_every_email_kind_in_the_recipients_language(cast, language): 
         [(html, _mimetype)] = message.alternatives or [("", "")]
         if html:
             assert f'<html lang="{language}">' in html, name
+        # A place ("1er": French humanize writes 1<sup>er</sup>) is text, never a shown tag.
+        assert "<sup>" not in message.subject + message.body and "&lt;sup" not in html, name
         text = player_text("\n".join([message.subject, message.body, html]))
         left = leftovers(text, names, language)
         if left:
