@@ -46,6 +46,7 @@ def translations(language: str) -> list[tuple[str, str]]:
         if fields.get("msgid"):
             english = fields["msgid"] + " " + fields.get("msgid_plural", "")
             translated = " ".join(v for k, v in fields.items() if k.startswith("msgstr"))
+            translated = translated.replace("\u00ad", "")  # soft hyphens: where a word may break
             pairs.append((english, translated))
     return pairs
 
