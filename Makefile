@@ -84,9 +84,15 @@ format: setup ## Fix what ruff can fix
 	$(BIN)/ruff format .
 
 # Translations (locale/): the marked strings of the Python code and the templates. The tests check
-# that the German catalogue has every one of them translated (tests/test_translations.py).
-MESSAGES_OPTIONS := -l de --no-obsolete --add-location=file --ignore=.venv --ignore=var \
-	--ignore=tests --ignore=bench --ignore=scripts --ignore=node_modules
-messages: setup ## Update locale/de/LC_MESSAGES/django.po from the marked strings, then compile it
+# that every catalogue has every one of them translated (tests/test_translations.py). German is
+# translated in its .po; the TABLE_LANGUAGES are filled from locale/<lang>/translations.txt by
+# scripts/translations.py (`scripts/translations.py todo it` lists what a table lacks).
+CATALOGUE_LANGUAGES := de it fr es
+TABLE_LANGUAGES := it fr es
+MESSAGES_OPTIONS := $(foreach language,$(CATALOGUE_LANGUAGES),-l $(language)) --no-obsolete \
+	--add-location=file --ignore=.venv --ignore=var --ignore=tests --ignore=bench --ignore=scripts \
+	--ignore=node_modules
+messages: setup ## Update locale/*/LC_MESSAGES/django.po from the marked strings, fill and compile them
 	DEBUG=true $(BIN)/python manage.py makemessages $(MESSAGES_OPTIONS)
-	DEBUG=true $(BIN)/python manage.py compilemessages -l de --ignore=.venv
+	$(BIN)/python scripts/translations.py fill $(TABLE_LANGUAGES)
+	DEBUG=true $(BIN)/python manage.py compilemessages $(foreach language,$(CATALOGUE_LANGUAGES),-l $(language)) --ignore=.venv

@@ -27,6 +27,12 @@ def time_zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages (settings.LANGUAGES): a callable, so that adding a language needs
+    no migration."""
+    return list(settings.LANGUAGES)
+
+
 def validate_time_zone(value: str) -> None:
     if value not in time_zone_names():
         raise ValidationError(
@@ -50,7 +56,7 @@ class User(AbstractUser):
     language = models.CharField(
         _("Language"),
         max_length=8,
-        choices=settings.LANGUAGES,
+        choices=language_choices,
         blank=True,
         help_text=_("Pages and emails are written in this language."),
     )

@@ -292,7 +292,13 @@ ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or
 # English and German (issue 13). URLs never carry the language: firenze_site/language.py picks
 # it from the player's account, else the footer switcher's cookie, else Accept-Language.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LANGUAGES = [
+    ("en", "English"),
+    ("de", "Deutsch"),
+    ("it", "Italiano"),
+    ("fr", "Français"),
+    ("es", "Español"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "lang"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600

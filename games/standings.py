@@ -15,9 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.humanize.templatetags.humanize import ordinal
-
 from games.rules.protocol import Engine
+from games.rules.wording import place as place_words
 
 
 @dataclass
@@ -38,7 +37,7 @@ class Standing:
 
     @property
     def place_label(self) -> str:
-        return f"{ordinal(self.place)}{'=' if self.tied else ''}"
+        return f"{place_words(self.place)}{'=' if self.tied else ''}"
 
 
 def standings(

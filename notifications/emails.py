@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -28,6 +27,7 @@ from django.utils.translation import ngettext, pgettext
 
 from firenze_site.language import language_of_user
 from games.models import Game, Move, Seat, abandoned_after, time_limit_label
+from games.rules.wording import place as place_words
 from games.standings import standings
 from notifications import links, preferences
 from notifications.models import Notification
@@ -359,7 +359,7 @@ def _tournament(notification: Notification, context: dict[str, Any]) -> dict[str
         "tournament_url": links.absolute(str(data.get("url") or "/")),
         "round": data.get("round"),
         "final": bool(data.get("final")),
-        "place": ordinal(data["place"]) if data.get("place") else "",
+        "place": place_words(data["place"]) if data.get("place") else "",
         "players_count": data.get("players"),
         "mates": join_names(list(data.get("mates") or [])),
     }

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.humanize.templatetags.humanize import ordinal
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games.rules.wording import place as place_words
 from notifications import emails, links
 from notifications.models import Notification
 
@@ -179,7 +179,7 @@ def _tournament(notification: Notification, name: str) -> Notice:
         "tournament": data.get("tournament", ""),
         "round": data.get("round"),
         "mates": emails.join_names(list(data.get("mates") or [])),
-        "place": ordinal(data["place"]) if data.get("place") else "",
+        "place": place_words(data["place"]) if data.get("place") else "",
         "players": data.get("players"),
     }
     title = str(words["tournament"])

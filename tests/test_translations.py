@@ -1,5 +1,6 @@
-"""The catalogues: every string marked for translation is in the German catalogue, translated
-(0 untranslated, 0 fuzzy), and the compiled catalogue the site loads is the one of the .po.
+"""The catalogues: every string marked for translation is in the catalogue of every language the
+site offers (settings.LANGUAGES), translated (0 untranslated, 0 fuzzy), with the language's plural
+rule, and the compiled catalogue the site loads is the one of the .po.
 
 `make messages` updates locale/ after strings change; these tests are what fails when someone
 forgets. They need GNU gettext (msgfmt, xgettext: Debian's `gettext`, installed by .ci/run): a
@@ -16,10 +17,23 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-PO = ROOT / "locale" / "de" / "LC_MESSAGES" / "django.po"
-MO = PO.with_suffix(".mo")
+TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
+# gettext's plural rule of each language: French counts 0 as singular ("0 brique").
+PLURAL_FORMS = {
+    "de": "nplurals=2; plural=(n != 1);",
+    "it": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+}
+
+
+def po_file(language: str) -> Path:
+    return ROOT / "locale" / language / "LC_MESSAGES" / "django.po"
+
+
 # The same sources `make messages` reads (its MESSAGES_OPTIONS ignore the rest).
 NOT_SOURCES = {".venv", "var", "tests", "bench", "scripts", "node_modules", ".git", "locale"}
 
@@ -72,8 +86,9 @@ def extracted(tmp_path_factory) -> set[tuple[str, str, str]]:
     return entries((copy / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text())
 
 
-def test_it_has_every_marked_string_in_the_german_catalogue(extracted):
-    catalogue = entries(PO.read_text())
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_has_every_marked_string_in_each_catalogue(extracted, language):
+    catalogue = entries(po_file(language).read_text())
     missing = sorted(extracted - catalogue)
     stale = sorted(catalogue - extracted)
     assert not missing, f"run `make messages` and translate: {missing[:10]}"
@@ -81,9 +96,17 @@ def test_it_has_every_marked_string_in_the_german_catalogue(extracted):
     assert len(catalogue) > 600
 
 
-def test_it_translates_every_german_string():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_translates_every_string_of_each_catalogue(language):
     result = subprocess.run(
-        [gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null", str(PO)],
+        [
+            gettext_tool("msgfmt"),
+            "--check",
+            "--statistics",
+            "-o",
+            "/dev/null",
+            str(po_file(language)),
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -92,19 +115,35 @@ def test_it_translates_every_german_string():
     assert re.fullmatch(r"\d+ translated messages\.", statistics), statistics
 
 
-def test_it_ships_the_compiled_catalogue_of_the_current_po(tmp_path):
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_uses_each_languages_plural_rule(language):
+    header = re.search(r'"Plural-Forms: (.*?)\\n"', po_file(language).read_text())
+    assert header and header.group(1) == PLURAL_FORMS[language]
+    with po_file(language).with_suffix(".mo").open("rb") as compiled:
+        catalogue = gettext.GNUTranslations(compiled)
+    forms = [catalogue.ngettext("%(n)s day", "%(n)s days", n) for n in (0, 1, 2)]
+    if language == "fr":
+        assert forms[0] == forms[1] != forms[2]
+    else:
+        assert forms[0] == forms[2] != forms[1]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_ships_the_compiled_catalogue_of_the_current_po(tmp_path, language):
     fresh = tmp_path / "django.mo"
-    subprocess.run([gettext_tool("msgfmt"), "-o", str(fresh), str(PO)], check=True)
-    with MO.open("rb") as shipped, fresh.open("rb") as compiled:
+    po = po_file(language)
+    subprocess.run([gettext_tool("msgfmt"), "-o", str(fresh), str(po)], check=True)
+    with po.with_suffix(".mo").open("rb") as shipped, fresh.open("rb") as compiled:
         assert gettext.GNUTranslations(shipped)._catalog == (
             gettext.GNUTranslations(compiled)._catalog
-        ), "locale/de/LC_MESSAGES/django.mo is out of date: run `make messages`"
+        ), f"locale/{language}/LC_MESSAGES/django.mo is out of date: run `make messages`"
 
 
-def test_it_words_every_card_in_german_from_its_registry_entry():
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_it_words_every_card_in_each_language_from_its_registry_entry(language):
     """The pages word a card from its registry entry (firenze.rules.cards, English marked with
-    gettext_noop): in English exactly the entry's words, in German a translation of both its
-    text and its help, so a new card cannot reach the page untranslated."""
+    gettext_noop): in English exactly the entry's words, in every other language a translation
+    of both its text and its help, so a new card cannot reach the page untranslated."""
     from django.utils import translation
 
     from games.rules.firenze.card_texts import card_help, card_text
@@ -113,7 +152,7 @@ def test_it_words_every_card_in_german_from_its_registry_entry():
     with translation.override("en"):
         assert all(card_text(name) == card.text for name, card in CARDS.items())
         assert all(card_help(name) == card.help for name, card in CARDS.items())
-    with translation.override("de"):
+    with translation.override(language):
         untranslated = [
             name
             for name, card in CARDS.items()

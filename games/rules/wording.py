@@ -4,13 +4,16 @@ game's own words (its colours, its kinds of card) are its engine's."""
 
 from __future__ import annotations
 
+from django.contrib.humanize.templatetags.humanize import ordinal as humanize_ordinal
+from django.utils.html import strip_tags
 from django.utils.translation import get_language, pgettext
 
 
 def in_sentence(label: object) -> str:
-    """A label ("Your turn") inside a sentence: lower case in English ("your turn emails"),
-    as it is in German, where nouns keep their capital ("E-Mails zu „Dein Zug“")."""
-    return str(label).lower() if get_language() in (None, "en") else str(label)
+    """A label ("Your turn") inside a sentence: lower case ("your turn emails", Italian
+    "e-mail di tocca a te"), but as it is in German, where nouns keep their capital
+    ("E-Mails zu „Dein Zug“")."""
+    return str(label) if (get_language() or "en").startswith("de") else str(label).lower()
 
 
 def ordinal(number: int) -> str:
@@ -21,3 +24,10 @@ def ordinal(number: int) -> str:
     if 10 <= number % 100 <= 20:
         return f"{number}{other}"
     return f"{number}{ {1: first, 2: second, 3: third}.get(number % 10, other) }"
+
+
+def place(number: int) -> str:
+    """A finishing place as plain text, as Django's humanize words it: "1st", "1°", "1º", and
+    "1er" where French humanize writes HTML ("1<sup>er</sup>"), which plain text (subjects,
+    pushes, webhooks) and a string built around it (standings) would show as tags."""
+    return strip_tags(humanize_ordinal(number) or str(number))

@@ -2,9 +2,9 @@
 page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme:
 no violation of any impact (minor and moderate ones, such as a skipped heading level, included).
 
-LANGUAGES lists the interface languages the pages are checked in: each page is opened with the
-browser's language and Django's language cookie set to it (the cast's accounts are set to it
-too), and <html lang> must say it.
+LANGUAGES lists the interface languages the pages are checked in (every one of
+settings.LANGUAGES): each page is opened with the browser's language and Django's language
+cookie set to it (the cast's accounts are set to it too), and <html lang> must say it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.conf import settings
 from django.utils import timezone
 
 from games import lobby
@@ -25,7 +26,7 @@ from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LANGUAGES = ["en", "de"]
+LANGUAGES = [code for code, _name in settings.LANGUAGES]
 BLOCKING = ("minor", "moderate", "serious", "critical")  # every impact axe reports
 # WCAG 2.0-2.2 A and AA, and axe's best practices (landmarks, headings, one main region).
 AXE_OPTIONS = {

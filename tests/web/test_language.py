@@ -1,4 +1,4 @@
-"""English and German without the language in the URL: the signed-in player's choice (set from
+"""The site's languages without the language in the URL: the signed-in player's choice (set from
 the browser at sign-up, changed on the account page or with the footer switcher), else the
 switcher's cookie, else the browser's Accept-Language; every email in its recipient's language,
 whoever triggered it."""
@@ -38,7 +38,7 @@ def test_it_follows_the_browser_for_visitors_without_changing_the_address():
 
 
 def test_it_speaks_english_to_a_browser_asking_for_a_language_it_does_not_have():
-    assert "<h1>Open games</h1>" in lobby(Client(), HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert "<h1>Open games</h1>" in lobby(Client(), HTTP_ACCEPT_LANGUAGE="pt-BR,pt;q=0.9")
 
 
 def test_it_remembers_a_visitors_choice_from_the_footer_over_the_browser():
@@ -50,7 +50,7 @@ def test_it_remembers_a_visitors_choice_from_the_footer_over_the_browser():
 
 
 def test_it_refuses_a_language_it_does_not_offer_with_a_clear_answer():
-    for value in ("fr", "", "de" * 40, "../../etc"):
+    for value in ("pt", "", "de" * 40, "../../etc"):
         response = Client().post(reverse("switch_language"), {"language": value})
         assert response.status_code == 400
         assert "en, de" in response.content.decode()

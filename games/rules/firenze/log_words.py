@@ -18,7 +18,7 @@ from django.utils.translation import get_language, gettext, gettext_noop
 
 from games.rules.firenze.rules.cards import CARDS
 from games.rules.firenze.rules.data import COLORS
-from games.rules.firenze.wording import card_name, colour_name
+from games.rules.firenze.wording import bricks_of_colour, card_name, colour_name
 from games.rules.wording import ordinal
 
 _COLOUR = "(?:" + "|".join(COLORS) + ")"
@@ -135,7 +135,7 @@ def _bricks(text: str) -> str:
     if text == "nothing":
         return gettext("nothing")
     counts = (part.split(" ", 1) for part in text.split(", "))
-    return ", ".join(f"{count} {colour_name(colour)}" for count, colour in counts)
+    return ", ".join(bricks_of_colour(int(count), colour) for count, colour in counts)
 
 
 def _value(name: str, text: str) -> str:

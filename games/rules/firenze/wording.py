@@ -7,8 +7,10 @@ names too (docs/rules.md §2.3 says which German names were chosen and why).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import npgettext, pgettext_lazy
 
 COLOUR_NAMES: dict[str, Promise] = {
     "white": pgettext_lazy("brick colour", "white"),
@@ -35,6 +37,26 @@ def _named(names: dict[str, Promise], key: str) -> str:
 def colour_name(key: str) -> str:
     """The colour's name in the active language (the key itself if it is not a colour)."""
     return _named(COLOUR_NAMES, key)
+
+
+# A number of bricks of one colour ("4 white"): the colour agrees with the number in Italian,
+# French and Spanish ("4 bianchi", "4 blanches", "4 blancos").
+BRICKS_OF_COLOUR: dict[str, Callable[[int], str]] = {
+    "white": lambda n: npgettext("bricks", "%(count)s white", "%(count)s white", n),
+    "yellow": lambda n: npgettext("bricks", "%(count)s yellow", "%(count)s yellow", n),
+    "green": lambda n: npgettext("bricks", "%(count)s green", "%(count)s green", n),
+    "red": lambda n: npgettext("bricks", "%(count)s red", "%(count)s red", n),
+    "blue": lambda n: npgettext("bricks", "%(count)s blue", "%(count)s blue", n),
+    "purple": lambda n: npgettext("bricks", "%(count)s purple", "%(count)s purple", n),
+}
+
+
+def bricks_of_colour(count: int, key: str) -> str:
+    """ "4 white" in the active language ("4 <key>" for a key that is not a brick colour)."""
+    worded = BRICKS_OF_COLOUR.get(key)
+    if worded is None:
+        return f"{count} {colour_name(key)}"
+    return worded(count) % {"count": count}
 
 
 CARD_KINDS: dict[str, Promise] = {
