@@ -67,6 +67,9 @@ class User(AbstractUser):
         default=False,
         help_text=_("A program plays this account through the API; it is marked as a bot."),
     )
+    # games.clock.alarm_moments: when to warn before the player's clock runs out, in minutes
+    # before it (e.g. [480, 120, 30]); empty: the site's default shares of the turn.
+    deadline_alarms = models.JSONField(_("Deadline alarms"), default=list, blank=True)
     # accounts/names.py: what the display name looks like, to refuse look-alikes of it.
     display_name_skeleton = models.CharField(max_length=100, blank=True, db_index=True)
 

@@ -47,6 +47,7 @@ def export(user: Any) -> dict[str, Any]:
             {"kind": p.kind, "channel": p.channel, "setting": p.setting}
             for p in user.notification_preferences.order_by("kind", "channel")
         ],
+        "deadline_alarms_minutes_before": list(user.deadline_alarms or []),
         "webhook": _webhook(user),
         "push_devices": [
             {"device": d.device, "created": _when(d.created)}

@@ -57,6 +57,27 @@ def next_reminder(
     return None
 
 
+def alarm_moments(deadline: datetime, alarms: list[int]) -> list[datetime]:
+    """A player's own alarms (minutes before the deadline), earliest first."""
+    return sorted(deadline - timedelta(minutes=int(m)) for m in set(alarms) if int(m) > 0)
+
+
+def next_alarm(
+    start: datetime, deadline: datetime, alarms: list[int], *, after: datetime
+) -> datetime | None:
+    """The first of the player's alarms of a turn (started at `start`) that falls after
+    `after`: one that falls before the turn began is skipped, not sent at once."""
+    return next(
+        (m for m in alarm_moments(deadline, alarms) if max(after, start) < m < deadline), None
+    )
+
+
+def alarm_number(deadline: datetime, alarms: list[int], now: datetime) -> int:
+    """Which of the player's alarms is due now (0 for the first): once per alarm per turn."""
+    passed = [m for m in alarm_moments(deadline, alarms) if m <= now]
+    return max(0, len(passed) - 1)
+
+
 def reminder_number(
     start: datetime, limit: timedelta, absences: list[Window], now: datetime
 ) -> int:

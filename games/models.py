@@ -86,6 +86,7 @@ class ActingSeat(NamedTuple):
     is_bot: bool
     zone: tzinfo
     bank: timedelta | None
+    alarms: list[int] = []  # the player's deadline alarms, minutes before (accounts.User)
 
 
 def new_token() -> str:
@@ -392,9 +393,9 @@ class Game(models.Model):
         )
         self.deadline = plan.deadline
         self.turn_plan = {"seat": self.acting_seat, **plan.to_dict()}
-        self.next_reminder_at = clock.next_reminder(
-            start, plan.allotted, plan.deadline, plan.pauses, after=start
-        )
+        if acting.alarms:  # the player's own alarms, kept with the turn's plan
+            self.turn_plan["alarms"] = acting.alarms
+        self.schedule_next_reminder(start)
 
     def settle_bank(self, now: datetime, seats: list[Seat] | None = None) -> None:
         """The turn of the plan's seat ended at `now`: its bank keeps what was left, plus the
@@ -514,19 +515,28 @@ class Game(models.Model):
     def schedule_next_reminder(self, now: datetime) -> None:
         """After a reminder went out: the next one of this turn, if any (not saved)."""
         plan = self.current_plan()
-        self.next_reminder_at = (
-            None
-            if plan is None
-            else clock.next_reminder(
+        alarms = self._alarms()
+        if plan is None:
+            self.next_reminder_at = None
+        elif alarms:
+            self.next_reminder_at = clock.next_alarm(plan.start, plan.deadline, alarms, after=now)
+        else:
+            self.next_reminder_at = clock.next_reminder(
                 plan.start, plan.allotted, plan.deadline, plan.pauses, after=now
             )
-        )
+
+    def _alarms(self) -> list[int]:
+        """The acting player's own deadline alarms for this turn ([]: the site's default)."""
+        alarms = (self.turn_plan or {}).get("alarms") or []
+        return [int(m) for m in alarms if isinstance(m, int)]
 
     def reminder_number(self, now: datetime) -> int:
         """Which reminder of the turn is due now (0 for the first)."""
         plan = self.current_plan()
         if plan is None:
             return 0
+        if self._alarms():
+            return clock.alarm_number(plan.deadline, self._alarms(), now)
         return clock.reminder_number(plan.start, plan.allotted, plan.pauses, now)
 
     def acting_player(self, seats: list[Seat] | None = None) -> tuple[int | None, bool]:
@@ -555,17 +565,32 @@ class Game(models.Model):
             row = None
             if seat is not None:
                 zone_name = seat.user.time_zone if seat.user is not None else ""
-                row = (seat.user_id, seat.bot, seat.autopilot, zone_name, seat.bank)
+                alarms = seat.user.deadline_alarms if seat.user is not None else []
+                row = (seat.user_id, seat.bot, seat.autopilot, zone_name, seat.bank, alarms)
         else:
             row = (
                 self.seats.filter(number=self.acting_seat)
-                .values_list("user_id", "bot", "autopilot", "user__time_zone", "bank")
+                .values_list(
+                    "user_id",
+                    "bot",
+                    "autopilot",
+                    "user__time_zone",
+                    "bank",
+                    "user__deadline_alarms",
+                )
                 .first()
             )
         if row is None:
             return ActingSeat(None, True, True, player_zone(""), None)
-        user_id, bot, autopilot, zone_name, bank = row
-        return ActingSeat(user_id, bool(bot) or autopilot, bool(bot), player_zone(zone_name), bank)
+        user_id, bot, autopilot, zone_name, bank, alarms = row
+        return ActingSeat(
+            user_id,
+            bool(bot) or autopilot,
+            bool(bot),
+            player_zone(zone_name),
+            bank,
+            [int(m) for m in alarms or [] if isinstance(m, int)],
+        )
 
     MOVED_SINCE = "they have moved since"
 

@@ -167,3 +167,29 @@ def device_name(user_agent: str) -> str:
         "",
     )
     return f"{browser} on {system}" if system else browser
+
+
+# The deadline alarms a player may pick, minutes before their clock runs out.
+ALARM_CHOICES = [
+    (1440, _("24 hours")),
+    (480, _("8 hours")),
+    (120, _("2 hours")),
+    (30, _("30 minutes")),
+]
+
+
+class AlarmsForm(forms.Form):
+    """When to be warned before the player's clock runs out (by the channels their
+    preferences choose for reminders); none ticked: the site's default."""
+
+    alarms = forms.TypedMultipleChoiceField(
+        label=_("Warn me before my clock runs out"),
+        choices=ALARM_CHOICES,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_(
+            "Once for each time ticked, each turn. Nothing ticked: halfway through the turn "
+            "and when a tenth of it is left."
+        ),
+    )

@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -24,6 +25,7 @@ from chat.models import Mute
 from firenze_site.requests import SignedInRequest
 from notifications import channels, links, preferences, push
 from notifications.forms import (
+    AlarmsForm,
     EndpointForm,
     PreferencesForm,
     PushSubscriptionForm,
@@ -61,6 +63,8 @@ def _page(request: SignedInRequest, status: int = 200, **forms: Any) -> HttpResp
         "webhook_test_waiting": any(r.status in WAITING for r in tests.get("webhook", [])),
         "push_test_waiting": any(r.status in WAITING for r in tests.get("push", [])),
         "form": forms.get("form") or PreferencesForm(user=user),
+        "alarms_form": forms.get("alarms_form")
+        or AlarmsForm(initial={"alarms": list(user.deadline_alarms or [])}),
         "channels": preferences.CHANNELS,
         "webhook": webhook,
         "webhook_form": forms.get("webhook_form") or WebhookForm(initial=initial),
@@ -91,6 +95,19 @@ def save_preferences(request: SignedInRequest) -> HttpResponse:
     preferences.save(request.user, form.cells())
     messages.success(request, _("Your notification preferences are saved."))
     return redirect("notification_settings:page")
+
+
+@login_required
+@require_POST
+def save_alarms(request: SignedInRequest) -> HttpResponse:
+    """The player's deadline alarms; they apply from their next turn on."""
+    form = AlarmsForm(request.POST)
+    if not form.is_valid():
+        return _page(request, 400, alarms_form=form)
+    request.user.deadline_alarms = sorted(set(form.cleaned_data["alarms"]), reverse=True)
+    request.user.save(update_fields=["deadline_alarms"])
+    messages.success(request, _("Your deadline alarms are saved; they apply from your next turn."))
+    return redirect(reverse("notification_settings:page") + "#alarms")
 
 
 @login_required
