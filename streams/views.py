@@ -30,8 +30,8 @@ from django.views.decorators.http import require_GET
 from api import limits, tokens
 from api.errors import ApiError, body
 from games import versions
+from games.access import may_see_private
 from games.models import Game
-from games.views import may_see_private
 from streams import channels, hub, publish
 
 log = logging.getLogger(__name__)

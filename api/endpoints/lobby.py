@@ -18,8 +18,8 @@ from api.schemas import CreateIn, Error, GameId, GameSummary, Invited, InviteIn,
 from games import limits as page_limits
 from games import lobby
 from games.forms import CreateGameForm, InviteForm
+from games.listings import LOBBY_PAGE_SIZE, lobby_listing
 from games.models import Game
-from games.views import LOBBY_PAGE_SIZE, lobby_listing
 
 router = Router(tags=["lobby"])
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error, 503: Error}
