@@ -6,14 +6,12 @@ for htmx requests, and Post/Redirect/Get for plain form posts.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -30,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from firenze_site.requests import HtmxHttpRequest, SignedInRequest, sessionless
 from games import (
     absences,
+    creation,
     limits,
     listings,
     lobby,
@@ -165,23 +164,9 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     engine = chosen_engine(request.POST if request.method == "POST" else request.GET)
     form = CreateGameForm(request.POST or None, engine=engine)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
             limits.check(request, "create_game")
-            with transaction.atomic():  # the game with its bots, or nothing
-                game = lobby.create_game(
-                    request.user,
-                    name=data["name"],
-                    num_players=data["num_players"],
-                    options=form.options(),
-                    engine_name=form.engine.name,
-                    time_limit=timedelta(seconds=int(data["time_limit"])),
-                    time_control=form.time_control(),
-                    is_public=data["is_public"],
-                    auto_start=data["auto_start"],
-                )
-                for level in form.bot_levels():
-                    lobby.add_bot(game, request.user, bot=level)
+            game = creation.create_from_form(request.user, form)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
