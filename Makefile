@@ -77,7 +77,6 @@ lint: setup ## Check code style, types and the import contracts, changing no fil
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-logo --no-cache
-	$(BIN)/python scripts/import_cycles.py
 
 format: setup ## Fix what ruff can fix
 	$(BIN)/ruff check --fix .

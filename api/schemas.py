@@ -179,6 +179,20 @@ class CreateIn(Schema):
     options: dict[str, bool | int | str] = Field(
         default_factory=dict, description="The game's options by name (see the create page)"
     )
+    clock_mode: Literal["turn", "bank"] = Field(
+        "turn", description="turn: time_limit_seconds for every turn; bank: a time bank"
+    )
+    bank_seconds: int | None = Field(None, ge=0, le=10**9, description="The starting bank")
+    bonus_seconds: int | None = Field(None, ge=0, le=10**9, description="Added after each turn")
+    bank_cap_seconds: int | None = Field(None, ge=0, le=10**9, description="Most a bank holds")
+    days_off: list[int] = Field(
+        default_factory=list, max_length=7, description="Weekdays the clock rests (0 = Monday)"
+    )
+    bots: list[str] = Field(
+        default_factory=list,
+        max_length=20,
+        description="Seats 2, 3...: a bot level, or '' for an open seat (see /bots/)",
+    )
 
 
 class JoinIn(Schema):

@@ -21,9 +21,9 @@ from chat import services
 from chat.forms import GameField, MessageForm, ReportForm
 from chat.templatetags.chat import thread_context
 from firenze_site.requests import HtmxHttpRequest
+from games.access import game_for_user
 from games.errors import GameError
 from games.models import Game
-from games.views import _get_game_for_user
 
 
 def _game_anchor(game: Game) -> str:
@@ -45,7 +45,7 @@ def _thread_response(request: HtmxHttpRequest, game: Game, *, error: str = "", d
 @require_GET
 def thread(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Every message of a game (the game page shows the latest ones)."""
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     context = thread_context(request.user, game)
     if request.htmx:
         return render(request, "games/_chat.html#thread", context)
@@ -56,7 +56,7 @@ def thread(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def post(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     form = MessageForm(request.POST)
     draft = str(request.POST.get("text", ""))[: services.MAX_LENGTH * 2]
     try:
@@ -75,7 +75,7 @@ def post(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _act(request: HtmxHttpRequest, pk: int, action, done: str = "") -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     try:
         action(game)
     except GameError as exc:
@@ -117,7 +117,7 @@ def unmute(request: HtmxHttpRequest, user_id: int) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).first() if game_id else None
     name = get_user_model().objects.filter(pk=user_id).first()
     if game is not None:
-        game = _get_game_for_user(request, game.pk, with_state=False)
+        game = game_for_user(request, game.pk, with_state=False)
         if request.htmx:
             return _thread_response(request, game)
         return redirect(_game_anchor(game))
@@ -129,7 +129,7 @@ def unmute(request: HtmxHttpRequest, user_id: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def report(request: HtmxHttpRequest, pk: int, message_id: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     try:
         message = services.message_in(game, message_id)
     except GameError as exc:

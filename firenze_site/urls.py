@@ -2,7 +2,7 @@
 
 Apps are mounted by name (include("games.urls")), as INSTALLED_APPS names them: the project
 package imports none of its apps, so no app's import of firenze_site (its language and cache
-helpers) closes a circle (scripts/import_cycles.py, the import-linter contracts).
+helpers) closes a circle (the import-linter contracts in pyproject.toml).
 """
 
 from allauth.account.decorators import secure_admin_login

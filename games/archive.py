@@ -1,7 +1,7 @@
 """Views of a finished game: its replay and its JSON export (the list of finished games is
 the players app's: players/views.py).
 
-Thin views, as in games.views: access goes through its `_get_game_for_user` (404 for a private
+Thin views, as in games.views: access goes through games.access.game_for_user (404 for a private
 game one may not see); a game still being played has no replay and no export (403 with a page
 saying so), because both show every hand.
 """
@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET
 
 from firenze_site.requests import HtmxHttpRequest
 from games import replay as replays
+from games.access import game_for_user
 from games.models import Game
 from games.transfer import export_game
-from games.views import _get_game_for_user
 
 
 def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:
@@ -27,7 +27,7 @@ def _closed(request: HttpRequest, game: Game, what: str) -> HttpResponse:
 
 @require_GET
 def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     if not game.is_finished:
         return _closed(request, game, "replay")
     built = replays.build(game, request.GET)
@@ -38,7 +38,7 @@ def replay(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def export(request: HttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk)
+    game = game_for_user(request, pk)
     if not game.is_finished:
         return _closed(request, game, "download")
     response = JsonResponse(export_game(game), json_dumps_params={"indent": 1})

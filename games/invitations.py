@@ -12,8 +12,8 @@ from firenze_site.requests import HtmxHttpRequest
 from games import lobby
 from games.errors import RequestRefused
 from games.forms import RevokeForm
+from games.lobby_actions import lobby_action
 from games.models import Game
-from games.views import _lobby_action
 
 
 @login_required
@@ -33,4 +33,4 @@ def revoke(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             else _("A new invite link is ready; the old one no longer works.")
         )
 
-    return _lobby_action(request, pk, run, done)
+    return lobby_action(request, pk, run, done)

@@ -15,9 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games import limits, lobby
+from games.access import game_for_user, game_url
 from games.errors import GameError
 from games.forms import BotsNowForm
-from games.views import _get_game_for_user, game_url
 
 
 def _chosen(params: QueryDict) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def bots_now(request: HttpRequest) -> HttpResponse:
 @login_required
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     """A player of a finished game starts the same game again; the others are invited."""
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     if request.method != "POST":
         return redirect(game_url(game))
     try:

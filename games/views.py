@@ -6,7 +6,6 @@ for htmx requests, and Post/Redirect/Get for plain form posts.
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from allauth.account.adapter import get_adapter as get_account_adapter
@@ -14,15 +13,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db import transaction
-from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery
-from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
@@ -32,7 +27,20 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from firenze_site.requests import HtmxHttpRequest, SignedInRequest, sessionless
-from games import absences, limits, lobby, lobbycache, page, pagecache, play, poll, versions
+from games import (
+    absences,
+    creation,
+    limits,
+    listings,
+    lobby,
+    lobbycache,
+    page,
+    pagecache,
+    play,
+    poll,
+    versions,
+)
+from games.access import game_for_user, game_url, may_see_private, posted_token
 from games.errors import GameError, RequestRefused
 from games.forms import (
     AbsenceForm,
@@ -43,16 +51,14 @@ from games.forms import (
     InviteForm,
     MoveForm,
     ResignForm,
-    TokenForm,
     VersionForm,
     chosen_engine,
 )
-from games.models import Game, Invitation, Seat
+from games.lobby_actions import lobby_action
+from games.models import Game, Seat
 from games.pagecache import render_game_page
 from games.resign import resign as resign_seat
 from games.rules import registry
-
-WATCH_GAMES = 10
 
 
 @require_GET
@@ -86,40 +92,6 @@ def rules_page(request: HtmxHttpRequest) -> HttpResponse:
 # --- access helpers -------------------------------------------------------------------------
 
 
-def _get_game_for_user(request: HttpRequest, pk: int, *, with_state: bool = True) -> Game:
-    """The game if this user may look at it: public games, or ones they sit in or are invited to."""
-    games = Game.objects.all() if with_state else Game.objects.defer("state")
-    game = games.filter(pk=pk).first()
-    if game is None:
-        raise Http404(_("No such game."))
-    if game.is_public or may_see_private(request, game):
-        return game
-    raise Http404(_("No such game."))
-
-
-def may_see_private(request: HttpRequest, game: Game) -> bool:
-    """Seats, invitees and holders of a live invite link (whose token comes with the page and
-    its join form) may see a private game; nobody else learns it exists. A link opens only a
-    game still forming with a seat free (Game.admits): never the board or the table talk."""
-    token = _posted_token(request)
-    if token and game.admits(token):
-        return True
-    user = request.user
-    if not user.is_authenticated:
-        return False
-    return (
-        Seat.objects.filter(game_id=game.pk, user=user).exists()
-        or Invitation.objects.filter(game_id=game.pk, user=user).exists()
-    )
-
-
-def _posted_token(request: HttpRequest) -> str:
-    if "token" not in request.GET and "token" not in request.POST:
-        return ""
-    form = TokenForm({"token": request.GET.get("token") or request.POST.get("token") or ""})
-    return form.cleaned_data["token"] if form.is_valid() else ""
-
-
 def _refuse(request: HtmxHttpRequest, game: Game, error: GameError) -> HttpResponse:
     """A refused request: htmx gets the fresh page parts with the message, others a status."""
     if request.htmx:
@@ -127,45 +99,7 @@ def _refuse(request: HtmxHttpRequest, game: Game, error: GameError) -> HttpRespo
     return _page(request, game, error=error.message, status=error.status)
 
 
-def game_url(game: Game) -> str:
-    return reverse("games:detail", args=[game.pk])
-
-
-def _back_to_game(request: HttpRequest, game: Game) -> str:
-    """The game page, keeping a valid invite token: a refused stranger must still see it."""
-    token = _posted_token(request)
-    if token and game.admits(token):
-        return f"{game_url(game)}?{urlencode({'token': token})}"
-    return game_url(game)
-
-
 # --- lobby ----------------------------------------------------------------------------------
-
-
-LOBBY_PAGE_SIZE = 25
-
-
-def lobby_games():
-    """Open public games, newest first: filtered and ordered by one index (game_lobby)."""
-    return Game.objects.filter(status=Game.Status.OPEN, is_public=True).order_by("-created")
-
-
-def lobby_listing():
-    """The open games with only what a list shows: the creator, and how many seats are taken
-    (counted in SQL for the shown page's rows only). The lobby page and the API share it."""
-    taken = (
-        Seat.objects.filter(game=OuterRef("pk"))
-        .order_by()
-        .values("game")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    return (
-        lobby_games()
-        .defer("state")
-        .select_related("creator")
-        .annotate(seats_taken=Coalesce(Subquery(taken), 0))
-    )
 
 
 @require_GET
@@ -173,11 +107,11 @@ def lobby_list(request: HtmxHttpRequest) -> HttpResponse:
     """The lobby, a page at a time: its cost does not grow with the number of open games, and
     the list is drawn once per change of the open games (games.lobbycache), not per visitor.
     A page number that is not one shows the first page; one past the end, the last."""
-    games = lobby_listing()
+    games = listings.lobby_listing()
     asked = lobbycache.page_param(request.GET.get("page"))
 
     def draw() -> str:
-        page = Paginator(games, LOBBY_PAGE_SIZE).get_page(asked)
+        page = Paginator(games, listings.LOBBY_PAGE_SIZE).get_page(asked)
         context = {"games": page.object_list, "page": page}
         return render_to_string("games/_lobby_list.html", context, request=request)
 
@@ -194,15 +128,7 @@ def my_games(request: SignedInRequest) -> HttpResponse:
     records), and public games to watch. A fixed number of queries however many games the
     player has finished; no game's state is loaded."""
     me = request.user
-    seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
-    # Led by the games not yet over (few) rather than the player's seats (one per game ever).
-    games = (
-        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=me)))
-        .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("-updated")
-    )
+    games = listings.my_games(me)
     my_turn, waiting, forming, to_start = [], [], [], []
     for game in games:
         mine = next(s for s in game.seats.all() if s.user_id == me.pk)
@@ -217,16 +143,6 @@ def my_games(request: SignedInRequest) -> HttpResponse:
             my_turn.append(game)
         else:
             waiting.append(game)
-    invitations = me.invitations.filter(game__status=Game.Status.OPEN).select_related(
-        "game", "invited_by"
-    )
-    watch = (
-        Game.objects.filter(status=Game.Status.ACTIVE, is_public=True)
-        .exclude(seats__user=me)
-        .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("-updated")[:WATCH_GAMES]
-    )
     return render(
         request,
         "games/mine.html",
@@ -235,8 +151,8 @@ def my_games(request: SignedInRequest) -> HttpResponse:
             "my_turn": my_turn,
             "waiting": waiting,
             "forming": forming,
-            "invitations": invitations,
-            "watch": list(watch),
+            "invitations": listings.open_invitations(me),
+            "watch": listings.games_to_watch(me),
             "bots_form": BotsNowForm(),
         },
     )
@@ -249,23 +165,9 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     engine = chosen_engine(request.POST if request.method == "POST" else request.GET)
     form = CreateGameForm(request.POST or None, engine=engine)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
             limits.check(request, "create_game")
-            with transaction.atomic():  # the game with its bots, or nothing
-                game = lobby.create_game(
-                    request.user,
-                    name=data["name"],
-                    num_players=data["num_players"],
-                    options=form.options(),
-                    engine_name=form.engine.name,
-                    time_limit=timedelta(seconds=int(data["time_limit"])),
-                    time_control=form.time_control(),
-                    is_public=data["is_public"],
-                    auto_start=data["auto_start"],
-                )
-                for level in form.bot_levels():
-                    lobby.add_bot(game, request.user, bot=level)
+            game = creation.create_from_form(request.user, form)
         except GameError as exc:
             form.add_error(None, exc.message)
         else:
@@ -289,30 +191,11 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/create.html", context, status=status)
 
 
-def _lobby_action(
-    request: HtmxHttpRequest, pk: int, run: Any, success: str | list[str]
-) -> HttpResponse:
-    """Run a lobby action; ``success`` is the message (or a list ``run`` fills in)."""
-    game = _get_game_for_user(request, pk)
-    try:
-        run(game)
-    except GameError as exc:
-        messages.error(request, exc.message)
-        response = redirect(_back_to_game(request, game))
-        if not request.htmx:
-            response.status_code = 303
-        return response
-    for text in [success] if isinstance(success, str) else success:
-        if text:
-            messages.success(request, text)
-    return redirect(game_url(game))
-
-
 @login_required
 @require_POST
 def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    token = _posted_token(request) or None
-    return _lobby_action(
+    token = posted_token(request) or None
+    return lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
     )
 
@@ -320,7 +203,7 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(
+    return lobby_action(
         request, pk, lambda g: lobby.leave(g, request.user), _("You left the game.")
     )
 
@@ -328,32 +211,32 @@ def leave(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def cancel(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), _("Game cancelled."))
+    return lobby_action(request, pk, lambda g: lobby.cancel(g, request.user), _("Game cancelled."))
 
 
 @login_required
 @require_POST
 def add_bot(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Seat a bot of the level chosen beside the button (the engine's default without one)."""
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     form = BotLevelForm(request.POST, engine=game.engine)
     level = form.cleaned_data["level"] if form.is_valid() else ""
     if not level and request.POST.get("level"):
         messages.error(request, _("Choose one of the bot levels offered."))
         return redirect(game_url(game))
-    return _lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user, bot=level), "")
+    return lobby_action(request, pk, lambda g: lobby.add_bot(g, request.user, bot=level), "")
 
 
 @login_required
 @require_POST
 def remove_seat(request: HtmxHttpRequest, pk: int, seat_id: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.remove_seat(g, request.user, seat_id), "")
+    return lobby_action(request, pk, lambda g: lobby.remove_seat(g, request.user, seat_id), "")
 
 
 @login_required
 @require_POST
 def start(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    return _lobby_action(request, pk, lambda g: lobby.start(g, request.user), "")
+    return lobby_action(request, pk, lambda g: lobby.start(g, request.user), "")
 
 
 @login_required
@@ -392,7 +275,7 @@ def invite(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 _("%(public_name)s is invited.") % {"public_name": invitee.public_name}
             )
 
-    return _lobby_action(request, pk, run, confirmation)
+    return lobby_action(request, pk, run, confirmation)
 
 
 def _count_invitation_email(request: HttpRequest, invitee: Any) -> None:
@@ -468,11 +351,11 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     viewer = page.Viewer.of(request)
     cached = (
         head.cacheable
-        and head.may_view(viewer, _posted_token(request))
+        and head.may_view(viewer, posted_token(request))
         and pagecache.no_messages(request)
     )
     if not cached:  # forming pages, invitees of private games, flash messages
-        game = _get_game_for_user(request, pk)
+        game = game_for_user(request, pk)
         return add_never_cache_headers_to(_page(request, game, partial=partial))
     drawn: dict[str, Any] = {}
 
@@ -503,7 +386,7 @@ def add_never_cache_headers_to(response: HttpResponse) -> HttpResponse:
 @require_GET
 def game_log(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The whole log of a game, every turn from the first."""
-    game = _get_game_for_user(request, pk)
+    game = game_for_user(request, pk)
     if game.is_open or game.status == Game.Status.CANCELLED:
         return redirect(game_url(game))
     return _page(request, game, template="games/log.html", whole_log=True)
@@ -524,7 +407,7 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
     except GameError as exc:
-        return _refuse(request, _get_game_for_user(request, pk), exc)
+        return _refuse(request, game_for_user(request, pk), exc)
     if request.htmx:  # the seats the move read under the game's lock: no second read
         return _page(request, moved.game, seats=moved.seats, partial="updates")
     return redirect(game_url(moved.game))
@@ -532,7 +415,7 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     form = VersionForm(request.POST)
     try:
         if not form.is_valid():
@@ -580,7 +463,7 @@ def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def reclaim(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take one's seat back from the bot after repeated timeouts."""
-    return _lobby_action(
+    return lobby_action(
         request,
         pk,
         lambda g: lobby.reclaim_seat(g, request.user),
@@ -591,7 +474,7 @@ def reclaim(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def resign(request: SignedInRequest, pk: int) -> HttpResponse:
     """Concede the game: a page that says what will happen, and a confirmation to tick."""
-    game = _get_game_for_user(request, pk, with_state=False)
+    game = game_for_user(request, pk, with_state=False)
     seat = game.seats.filter(user=request.user).first()
     if seat is None:
         raise PermissionDenied(_("You are not playing in this game."))

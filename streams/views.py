@@ -32,8 +32,8 @@ from redis.exceptions import RedisError
 
 from api import limits, tokens
 from api.errors import ApiError, body
+from games.access import may_see_private
 from games.models import Game
-from games.views import may_see_private
 from streams import channels, hub, metrics, publish
 
 log = logging.getLogger(__name__)

@@ -6,6 +6,8 @@ names in the rules tests, so a log line reads the same everywhere.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.factories import UserFactory
@@ -29,6 +31,20 @@ def carla(db):
 @pytest.fixture
 def dario(db):
     return UserFactory(username="dario")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _clock_from_the_environment():
+    """TEST_CLOCK=2026-11-26T23:59:30Z starts the clock of the whole run there (it goes on
+    ticking): how a run proves that no test depends on the time of day (docs/operations.md)."""
+    start = os.environ.get("TEST_CLOCK")
+    if not start:
+        yield
+        return
+    import time_machine
+
+    with time_machine.travel(start, tick=True):
+        yield
 
 
 @pytest.fixture(autouse=True)

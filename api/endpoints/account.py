@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch
 from django.http import HttpRequest
 from ninja import Router
 
@@ -12,7 +11,7 @@ from api.auth import TOKEN, token_of
 from api.endpoints.common import summary
 from api.schemas import Account, Error, MyGames
 from chat.services import unread_count
-from games.models import Game, Seat
+from games import listings
 
 router = Router(tags=["account"], auth=TOKEN)
 
@@ -38,14 +37,7 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
     first, with whose turn it is, the deadline and the unread table talk; and its open
     invitations."""
     me: Any = request.user
-    seats = Seat.objects.select_related("user").order_by("number", "joined", "pk")
-    games = (
-        Game.objects.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=me)))
-        .defer("state")
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("-updated")
-    )
+    games = listings.my_games(me)
     rows = []
     for game in games:
         taken = list(game.seats.all())
@@ -56,9 +48,7 @@ def my_games(request: HttpRequest) -> dict[str, Any]:
         row["unread_talk"] = unread_count(game, me) if game.chat_version else 0
         row["seats_taken"] = len(taken)
         rows.append(row)
-    invitations = me.invitations.filter(game__status=Game.Status.OPEN).select_related(
-        "game", "invited_by"
-    )
+    invitations = listings.open_invitations(me)
     return {
         "games": rows,
         "invitations": [

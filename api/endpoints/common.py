@@ -6,14 +6,14 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from games.access import game_for_user
 from games.models import Game, Seat
-from games.views import _get_game_for_user
 
 
 def visible_game(request: HttpRequest, pk: int, *, with_state: bool = True) -> Game:
     """The game if the caller may see its page (the page's own rule: public games, seats,
     invitees, holders of the invite link's ``token``); Http404 otherwise."""
-    return _get_game_for_user(request, pk, with_state=with_state)
+    return game_for_user(request, pk, with_state=with_state)
 
 
 def my_seat_number(request: HttpRequest, seats: list[Seat]) -> int | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -15,11 +14,12 @@ from api.auth import need_play
 from api.endpoints.common import my_seat_number, summary, visible_game
 from api.errors import ApiError
 from api.schemas import CreateIn, Error, GameId, GameSummary, Invited, InviteIn, JoinIn, Lobby
+from games import creation, lobby
 from games import limits as page_limits
-from games import lobby
+from games.errors import GameError
 from games.forms import CreateGameForm, InviteForm
+from games.listings import LOBBY_PAGE_SIZE, lobby_listing
 from games.models import Game
-from games.views import LOBBY_PAGE_SIZE, lobby_listing
 
 router = Router(tags=["lobby"])
 REFUSED = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 429: Error, 503: Error}
@@ -61,6 +61,9 @@ def create(request: HttpRequest, data: CreateIn) -> Status:
     }
     if data.auto_start:
         fields["auto_start"] = "on"
+    fields.update(clock_fields(data))
+    for number, level in enumerate(data.bots, start=2):  # seat 1 is the creator's
+        fields[f"bot_seat_{number}"] = level
     blank = CreateGameForm()
     unknown = set(data.options) - set(blank.option_names)
     if unknown:
@@ -79,18 +82,29 @@ def create(request: HttpRequest, data: CreateIn) -> Status:
         raise ApiError(400, "refused", f"{where}: {errors[0]}")
     limits.consume("lobby", token.pk)
     page_limits.check(request, "create_game")
-    cleaned = form.cleaned_data
-    game = lobby.create_game(
-        request.user,
-        name=cleaned["name"],
-        num_players=cleaned["num_players"],
-        options=form.options(),
-        engine_name=form.engine.name,
-        time_limit=timedelta(seconds=int(cleaned["time_limit"])),
-        is_public=cleaned["is_public"],
-        auto_start=cleaned["auto_start"],
-    )
+    try:
+        game = creation.create_from_form(request.user, form)
+    except GameError as exc:
+        raise ApiError(exc.status, "refused", exc.message) from exc
     return Status(201, summary(game, my_seat_number(request, list(game.seats.all()))))
+
+
+def clock_fields(data: CreateIn) -> dict[str, Any]:
+    """The clock as the create page's fields: a time bank's amounts only when they are sent
+    (else the page's defaults), the days off as the ticked boxes."""
+    fields: dict[str, Any] = {
+        "clock_mode": data.clock_mode,
+        "days_off": [str(d) for d in data.days_off],
+    }
+    sent = {
+        "bank": data.bank_seconds,
+        "bonus": data.bonus_seconds,
+        "bank_cap": data.bank_cap_seconds,
+    }
+    blank = CreateGameForm()
+    for name, seconds in sent.items():
+        fields[name] = str(seconds) if seconds is not None else blank.fields[name].initial
+    return fields
 
 
 @router.post("/games/{pk}/join", response={200: GameSummary, **REFUSED})

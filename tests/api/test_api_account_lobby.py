@@ -89,6 +89,42 @@ def test_creating_checks_every_value_as_the_page_does(api_as, anna):
     assert not Game.objects.exists()
 
 
+def test_it_creates_with_a_time_bank_days_off_and_bots_as_the_page_does(api_as, anna):
+    made = api_as(anna).post(
+        "/lobby",
+        {
+            "num_players": 3,
+            "clock_mode": "bank",
+            "bank_seconds": 7 * 86400,
+            "bonus_seconds": 6 * 3600,
+            "days_off": [5, 6],
+            "bots": ["", "beginner"],
+        },
+    )
+    assert made.status_code == 201, made.content
+    game = Game.objects.get(pk=made.json()["id"])
+    control = game.time_control
+    assert control.is_bank and control.bank.days == 7 and control.bonus.seconds == 6 * 3600
+    assert control.days_off == (5, 6)
+    assert [seat.bot for seat in game.seats.order_by("number")] == ["", "beginner"]
+    assert game.is_open  # seat 3 waits for a person
+
+
+def test_it_refuses_a_clock_or_bots_the_page_would_refuse_and_creates_nothing(api_as, anna):
+    for bad in (
+        {"num_players": 2, "clock_mode": "bank", "bank_seconds": 123},
+        {"num_players": 2, "days_off": [0, 1, 2]},
+        {"num_players": 2, "days_off": [9]},
+        {"num_players": 2, "bots": ["grandmaster"]},
+        {"num_players": 2, "bots": ["beginner", "beginner"]},
+        {"num_players": 2, "clock_mode": "sundial"},
+    ):
+        response = api_as(anna).post("/lobby", bad)
+        assert response.status_code == 400, (bad, response.content)
+        assert response.json()["code"] in ("refused", "invalid")
+    assert not Game.objects.exists()
+
+
 def test_joining_a_private_game_needs_an_invitation_or_its_token(api_as, anna, ben, carla):
     game = lobby.create_game(anna, num_players=3, is_public=False)
     assert api_as(ben).post(f"/games/{game.pk}/join", {}).status_code == 404

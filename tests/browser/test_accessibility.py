@@ -1,6 +1,7 @@
 """axe-core (the axe Playwright package's bundled axe.min.js; nothing is downloaded) on every
-page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme:
-no violation of any impact (minor and moderate ones, such as a skipped heading level, included).
+page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme
+(each pair of those at least once: tests/browser/screens.py): no violation of any impact
+(minor and moderate ones, such as a skipped heading level, included).
 
 LANGUAGES lists the interface languages the pages are checked in (every one of
 settings.LANGUAGES): each page is opened with the browser's language and Django's language
@@ -22,6 +23,7 @@ from games.models import Absence
 from games.rules.firenze import rules
 from notifications import links
 from tests.browser.helpers import play_greedily_until, started_game, user
+from tests.browser.screens import every_screen
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -111,9 +113,7 @@ PAGES = [
 ]
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+@every_screen
 def test_it_finds_no_accessibility_violation_on_any_page(new_page, cast, phone, dark, language):
     values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
     problems = []

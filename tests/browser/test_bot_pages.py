@@ -13,6 +13,7 @@ from bots.models import BotMatchup, BotRating, Review
 from games.models import Game
 from players.ratings import NEW
 from tests.browser.helpers import screenshot, started_game, user
+from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import blocking_violations
 from tests.web.helpers import fast_forward
 
@@ -47,14 +48,13 @@ def cast():
     return {"anna": anna, "ben": ben, "finished": finished, "review": reviewed(finished, anna)}
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, language):
+@every_screen
+def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, dark, language):
     anna = cast["anna"]
     anna.language = language
     anna.save(update_fields=["language"])
     first = cast["review"].entries[0]["step"]
-    device = "phone" if phone else "desktop"
+    device = ("phone" if phone else "desktop") + ("-dark" if dark else "")
     pages = [
         ("create", anna, "/games/new/"),
         ("quick-play", anna, "/games/bots/"),
@@ -66,7 +66,7 @@ def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, language):
     ]
     problems = []
     for name, who, path in pages:
-        page = new_page(phone=phone, language=language, user=who)
+        page = new_page(phone=phone, dark=dark, language=language, user=who)
         response = page.goto(path)
         assert response.status == 200, (name, response.status)
         problems += [f"{name}: {line}" for line in blocking_violations(page)]

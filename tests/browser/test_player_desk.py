@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     user,
     viewport_screenshot,
 )
+from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import blocking_violations
 from tests.web.helpers import fast_forward
 
@@ -46,13 +47,12 @@ def desk():
     return {"anna": anna, "ben": ben, "playing": playing, "finished": finished}
 
 
-@pytest.mark.parametrize("language", ["en", "de"])
-@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
-def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, language):
+@every_screen
+def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, dark, language):
     anna = desk["anna"]
     anna.language = language
     anna.save(update_fields=["language"])
-    device = "phone" if phone else "desktop"
+    device = ("phone" if phone else "desktop") + ("-dark" if dark else "")
     pages = [
         ("inbox", "/inbox/"),
         ("game", f"/games/{desk['playing'].pk}/"),
@@ -63,7 +63,7 @@ def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, langua
     ]
     problems = []
     for name, path in pages:
-        page = new_page(phone=phone, user=anna, language=language)
+        page = new_page(phone=phone, dark=dark, user=anna, language=language)
         page.goto(path)
         screenshot(page, f"desk-{device}-{language}-{name}")
         if name == "game":
@@ -72,7 +72,7 @@ def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, langua
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= (390 if phone else 1280), (name, width)
         page.context.close()
-    home = new_page(phone=phone, language=language)
+    home = new_page(phone=phone, dark=dark, language=language)
     home.goto("/")
     screenshot(home, f"desk-{device}-{language}-home")
     problems += [f"home: {line}" for line in blocking_violations(home)]

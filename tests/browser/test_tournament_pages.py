@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.helpers import TIMEOUT_MS, overflow, screenshot
+from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import AXE_OPTIONS, blocking_violations
 from tests.web.tournament_helpers import end_game, end_round, field, started, table_users
 from tests.web.tournament_helpers import tournament as make_tournament
@@ -83,21 +84,7 @@ def pages_of(events) -> list[tuple[str, object, str]]:
     ]
 
 
-# Every page on a desktop and a phone in both languages (light), and in the dark scheme once per
-# screen: six runs of ten pages, rather than eight, to keep the suite's time in bounds.
-SCREENS = [
-    (False, False, "en"), (False, True, "en"), (False, False, "de"),
-    (True, False, "en"), (True, False, "de"), (True, True, "de"),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("phone", "dark", "language"),
-    SCREENS,
-    ids=[
-        f"{'phone' if p else 'desktop'}-{'dark' if d else 'light'}-{lang}" for p, d, lang in SCREENS
-    ],
-)
+@every_screen
 def test_the_tournament_pages_pass_axe_and_fit_the_screen(new_page, events, phone, dark, language):
     problems = []
     for user in events["players"]:

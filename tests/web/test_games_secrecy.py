@@ -42,11 +42,16 @@ CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 DURATION = re.compile(r"\d+\xa0(?:year|month|week|day|hour|minute)s?(?:, \d+\xa0\w+)?")
 
 
+# A fixed deal, so every run checks the same position. Large, so that the seed's digits cannot
+# turn up on a page by coincidence (a page is full of small numbers).
+SEED = 914_250_773
+
+
 @pytest.fixture
 def position(anna, ben, carla):
     """Three players and a bot, every hand holding cards, two or more holding several; a
     person to act."""
-    game = started_game(anna, ben, carla, bots=1)
+    game = started_game(anna, ben, carla, bots=1, seed=SEED)
     bot = game.seats.get(user=None).number
 
     def ready(state: rules.State) -> bool:
@@ -138,8 +143,17 @@ def card_names(body: str) -> list[str]:
     return CARD_NAME.findall(body)
 
 
-def contains_run(names: list[str], run: list[str]) -> bool:
-    return any(names[i : i + len(run)] == run for i in range(len(names) - len(run) + 1))
+def deck_order_written(body: str, deck: list[str]) -> bool:
+    """Whether the page writes out the next cards of the deck as a list (text or JSON).
+
+    Not "the next three card names occur in this order somewhere on the page": a page names
+    about fifty cards (the row, the own hand, the log, the card help) of some twenty kinds, so
+    a random deck top turns up that way in about 0.3 % of move answers (up to 1.3 % for some
+    positions), which is how the move-answer test once failed. Whether anything on a page
+    depends on the deck at all is proven by shuffling it (the first test below)."""
+    if any(sep.join(deck[:3]) in body for sep in (", ", '", "')):
+        return True
+    return deck[0] != deck[1] and '", "'.join(deck[:2]) in body
 
 
 def assert_nothing_hidden_shown(body: str, name: str, state: dict, seat: int | None) -> None:
@@ -152,10 +166,7 @@ def assert_nothing_hidden_shown(body: str, name: str, state: dict, seat: int | N
         if name in ("page", "game partial"):
             assert shown == [sorted(state["players"][seat]["hand"])], where
     deck = state["deck"]
-    names = card_names(body)
-    assert not contains_run(names, deck[:3]), f"{where}: the top of the deck {deck[:3]}"
-    for sep in (", ", '", "'):
-        assert sep.join(deck[:2]) not in body or deck[0] == deck[1], where
+    assert not deck_order_written(body, deck), f"{where}: the top of the deck {deck[:3]}"
     assert str(state["seed"]) not in body, f"{where}: the seed"
     if name.startswith("poll"):
         assert body == "" or set(json.loads(body)) == {"version", "chat"}, where

@@ -43,10 +43,10 @@ OWN_WORDS = {
     # Loanwords of Italian sites: "il tuo account", "la password", "l'email" (allauth's pages),
     # "il replay".
     "it": {"account", "password", "email", "replay"},
-    # French words too: "on", "me", "page", "invitation", "invite", "score", "notifications";
-    # and the loanword "replay".
+    # French words too: "on", "me", "page", "invitation", "invite", "score", "notifications",
+    # "minutes" ("30 minutes"); and the loanword "replay".
     "fr": {"on", "me", "page", "pages", "invitation", "invite", "score", "scores"}
-    | {"notifications", "replay"},
+    | {"notifications", "minutes", "replay"},
     "es": {"me", "has"},  # "me" (me), "has" (you have: "has ganado")
 }
 # The heading of the lobby, the words of the month of 26 November 2026 and a grouped number.

@@ -258,7 +258,7 @@ def _plan(queryset) -> str:
 
 
 def test_it_reads_the_lobby_from_its_index_in_order(anna):
-    from games.views import lobby_games
+    from games.listings import lobby_games
 
     open_games(anna, 30)
     plan = _plan(lobby_games()[:50])
