@@ -26,11 +26,9 @@ ADDRESS ?= 0.0.0.0:8000
 run: export DEBUG := true
 # Emails of the demo and the site: one line each in the terminal, kept in var/mail/.
 run: export EMAIL_BACKEND ?= firenze_site.dev_mail.EmailBackend
-run: setup ## Serve http://localhost:8000 with a Celery worker and beat (Ctrl-C stops all)
+run: setup ## Serve http://localhost:8000 with Redis, Celery workers and beat (Ctrl-C stops all)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py vapid_keys --dev-file
-	RUN_ADDRESS=$(ADDRESS) SITE_URL=$${SITE_URL:-$$($(BIN)/python scripts/run_dev.py --site-url $(ADDRESS))} \
-		$(BIN)/python manage.py demo
 	RUN_ADDRESS=$(ADDRESS) $(BIN)/python scripts/run_dev.py
 
 # `check --deploy` with the environment production has (nothing is contacted: no database,

@@ -160,6 +160,8 @@ def start_worker(log: Path, env: dict[str, str] | None = None) -> subprocess.Pop
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "-Q",
+            "celery,pages",
         ],
         cwd=ROOT,
         env=env,

@@ -215,13 +215,18 @@ class Stack:
         return process
 
     def start_worker(
-        self, name: str, *, pool: str = "solo", concurrency: int = 1, queues: str = "celery,bots"
+        self,
+        name: str,
+        *,
+        pool: str = "solo",
+        concurrency: int = 1,
+        queues: str = "celery,pages,bots",
     ) -> Process:
-        """A Celery worker of ``queues``: "celery" (emails, pages, the clock), "bots" (bot moves
-        and reviews; production gives them their own workers, docs/bots.md), or both. The solo
-        pool runs tasks in the worker process itself (quick to start, what the email tests
-        use); prefork, production's default, runs them in child processes and is the pool that
-        enforces the tasks' time limits."""
+        """A Celery worker of ``queues``: "celery" (emails, the clock), "pages" (redraws),
+        "bots" (bot moves and reviews; production gives them their own workers, docs/bots.md),
+        or all. The solo pool runs tasks in the worker process itself (quick to start, what
+        the email tests use); prefork, production's default, runs them in child processes and
+        is the pool that enforces the tasks' time limits."""
         options = [f"--pool={pool}"] + ([f"--concurrency={concurrency}"] if pool != "solo" else [])
         return self.spawn(
             name,

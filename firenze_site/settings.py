@@ -402,6 +402,9 @@ OPS_HEARTBEAT_SECONDS = float(os.environ.get("OPS_HEARTBEAT_SECONDS", "15"))
 # its own worker (make run starts one; production runs it as a separate service), so a bot
 # thinking never delays an email, a page or another player's move.
 CELERY_TASK_ROUTES = {
+    # Page redraws (games/redraws.py) on a queue of their own, served with the default one by
+    # the same workers (-Q celery,pages): an email never waits behind a queue of redraws.
+    "games.tasks.draw_pages": {"queue": "pages"},
     "games.tasks.play_bots": {"queue": "bots"},
     "games.tasks.time_out_game": {"queue": "bots"},
     "bots.tasks.review_game": {"queue": "bots"},

@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games import events, jobs, versions
+from games import events, jobs, redraws, versions
 from games.bot_seats import seat_bot_name
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Move, Seat
@@ -29,7 +29,6 @@ from games.rules import moves, protocol
 log = logging.getLogger(__name__)
 
 PLAY_BOTS_TASK = "games.tasks.play_bots"
-DRAW_PAGES_TASK = "games.tasks.draw_pages"
 STALE = gettext_lazy(
     "The game has moved on since you loaded it; the board now shows the current position."
 )
@@ -192,7 +191,7 @@ def _save(
     game.version = old_version + 1
     versions.changed(game.pk)
     # Once committed, a worker draws the players' pages before their polls ask for them.
-    jobs.after_commit(DRAW_PAGES_TASK, game.pk, game.version, about=f"pages of game {game.pk}")
+    redraws.after_commit(game.pk)
 
 
 def queue_bots(game: Game, seats: Sequence[Seat] | None = None) -> None:

@@ -13,6 +13,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
+from games import redraws
 from games.errors import Conflict
 from games.play import run_bots
 from games.timeouts import due_games, remind, stalled_bot_games, time_out
@@ -59,11 +60,13 @@ def remind_game(game_id: int) -> bool:
 
 @shared_task(ignore_result=True, **QUICK)
 def draw_pages(game_id: int, version: int | None = None) -> int:
-    """Draw the seated players' pages after a change, before their polls ask for them; a game
-    that has moved on since is left to the task its newer change queued."""
+    """Draw the seated players' pages after a change, before their polls ask for them. One
+    redraw per game waits at a time (games.redraws); it draws the newest version. ``version``:
+    a task queued before redraws were coalesced, left alone if the game has moved on."""
     from games.models import Game
     from games.pagecache import draw_players_pages
 
+    redraws.taken(game_id)
     if version is not None:
         now = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
         if now != version:

@@ -1,22 +1,35 @@
-"""Run the development stack: the site under uvicorn (pages, the API and the live event
-streams, which are async views: docs/api.md), two Celery workers (tasks; bots) and Celery beat.
+"""Run the development stack as production runs it, on one machine: a Redis of its own (cache,
+Celery broker and the live streams' event channel, shared by every process), the site under
+uvicorn (pages, the API and the live event streams, which are async views: docs/api.md), two
+Celery workers (tasks and pages; bots) and Celery beat. SQLite stays the database.
 
-All four start together and stop together: Ctrl-C (or SIGTERM, or any one of them
-exiting) stops the others, so no stray worker keeps running after the terminal closes.
-Run it from the repository root with the project's virtualenv: ``make run`` does.
+All start together and stop together: Ctrl-C (or SIGTERM, or any one of them exiting) stops
+the others, Redis last, so no stray worker keeps running after the terminal closes. Redis keeps
+nothing on disk: each run starts empty. Run it from the repository root with the project's
+virtualenv: ``make run`` does (after the migrations).
 """
 
 import contextlib
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 ADDRESS = os.environ.get("RUN_ADDRESS", "0.0.0.0:8000")
+VAR = ROOT / "var"
+# Folders of the project the reloader leaves alone: the virtualenv alone holds thousands of
+# files, and polling them kept a core busy while nothing happened.
+NOT_WATCHED = {".venv", ".git", "var", "node_modules", "tests", "bench", "docs", "examples"}
+# How long the stack may take to come up before the demo line is printed anyway.
+READY_SECONDS = 90.0
 
 
 def site_url(address: str) -> str:
@@ -37,32 +50,133 @@ def uvicorn_args(address: str) -> list[str]:
     return ["--host", host.strip("[]") or "127.0.0.1", "--port", port or "8000"]
 
 
+def watched_dirs(root: Path = ROOT) -> list[Path]:
+    """The folders the reloader watches: the project's own code and templates, not the
+    virtualenv, the runtime files or the tests."""
+    return sorted(
+        path
+        for path in root.iterdir()
+        if path.is_dir() and path.name not in NOT_WATCHED and not path.name.startswith(".")
+    )
+
+
+def free_port() -> int:
+    """A TCP port on the loopback nobody listens on now (the kernel's choice)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def redis_server() -> str:
+    """Debian's redis-server, installed when missing the way `make test` installs its
+    packages (scripts/system_packages.sh: as root, through sudo -n, or one line saying what
+    to run)."""
+    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/sbin:/usr/bin")
+    if found is None:
+        subprocess.run([str(ROOT / "scripts" / "system_packages.sh"), "redis-server"], check=True)
+        found = shutil.which("redis-server", path="/usr/sbin:/usr/bin:" + os.environ["PATH"])
+    if found is None:
+        raise SystemExit("redis-server is needed: sudo apt-get install -y redis-server")
+    return found
+
+
+def redis_command(server: str, port: int, folder: Path) -> list[str]:
+    """A Redis for this run only: on the loopback, nothing saved (each run starts empty)."""
+    return [
+        server,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        str(folder),
+        "--loglevel",
+        "warning",
+    ]
+
+
+def redis_environment(port: int) -> dict[str, str]:
+    """Every process shares the one Redis: database 0 is Celery's broker, 1 the cache (and
+    with it the sessions and the game versions the pages poll), the live streams use the
+    cache's (settings.STREAMS_REDIS_URL)."""
+    return {
+        "CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/0",
+        "CACHE_URL": f"redis://127.0.0.1:{port}/1",
+    }
+
+
+def wait_for_redis(port: int, proc: subprocess.Popen, seconds: float = 10.0) -> None:
+    """Until Redis answers PING (it takes milliseconds), or stop if it exited."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as c:
+            c.sendall(b"PING\r\n")
+            if c.recv(16).startswith(b"+PONG"):
+                return
+        time.sleep(0.05)
+    raise SystemExit(f"redis-server did not start on port {port}")
+
+
 CELERY = [str(BIN / "celery"), "-A", "firenze_site"]
-# Two workers, as in production (docs/bots.md): one for emails, pages and the clock (the
-# default queue), one at a lower priority for bot moves and reviews (the "bots" queue), so a
-# bot thinking never holds up the rest.
-COMMANDS = {
-    # An ASGI server, so the live streams hold no worker (they need Redis: STREAMS_REDIS_URL or
-    # CACHE_URL; without it pages poll). --reload restarts it when the code changes.
-    "web": [
-        str(BIN / "uvicorn"),
-        "firenze_site.asgi:application",
-        *uvicorn_args(ADDRESS),
-        "--reload",
-        "--reload-dir",
-        str(ROOT),
-    ],
-    "worker": [*CELERY, "worker", "--loglevel=INFO", "--concurrency=1", "-Q", "celery"],
-    "bots": ["nice", "-n", "10", *CELERY, "worker", "--loglevel=INFO", "--concurrency=1"]
-    + ["-Q", "bots", "--hostname=bots@%h"],
-    "beat": [*CELERY, "beat", "--loglevel=INFO", "-s", "var/celerybeat-schedule"],
-}
+# Quiet workers: no banner, no gossip or heartbeats to other workers (nothing uses them here,
+# and they cost CPU while idle); warnings and errors are still logged.
+WORKER = ["worker", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+
+
+def commands(address: str, root: Path = ROOT) -> dict[str, list[str]]:
+    """The processes of the stack. Two workers, as in production (docs/bots.md): one for
+    emails, the clock and page drawing (the "celery" and "pages" queues: a worker takes from
+    them in turn, so an email never waits behind a queue of pages), one at a lower priority
+    for bot moves and reviews (the "bots" queue), so a bot thinking never holds up the rest."""
+    reload_dirs = [arg for path in watched_dirs(root) for arg in ("--reload-dir", str(path))]
+    return {
+        # An ASGI server, so the live streams hold no worker. --reload restarts it when the
+        # project's code changes.
+        "web": [
+            str(BIN / "uvicorn"),
+            "firenze_site.asgi:application",
+            *uvicorn_args(address),
+            "--reload",
+            *reload_dirs,
+        ],
+        "worker": [*CELERY, "--quiet", *WORKER, "--loglevel=WARNING", "--concurrency=1"]
+        + ["-Q", "celery,pages"],
+        "bots": ["nice", "-n", "10", *CELERY, "--quiet", *WORKER, "--loglevel=WARNING"]
+        + ["--concurrency=1", "-Q", "bots", "--hostname=bots@%h"],
+        "beat": [*CELERY, "--quiet", "beat", "--loglevel=WARNING", "-s", "var/celerybeat-schedule"],
+    }
+
+
+def wait_until_ready(url: str, procs: dict[str, subprocess.Popen], seconds: float) -> None:
+    """Until the site answers and both workers reply to a ping, so the demo line comes after
+    what the processes print while they start."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and all(p.poll() is None for p in procs.values()):
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=2).close()
+            break
+        except urllib.error.HTTPError:
+            break  # it answers
+        except OSError:
+            time.sleep(0.2)
+    from celery import Celery
+
+    pinger = Celery(broker=os.environ["CELERY_BROKER_URL"])
+    while time.monotonic() < deadline and all(p.poll() is None for p in procs.values()):
+        if len(pinger.control.ping(timeout=1.0)) >= 2:
+            return
 
 
 def main() -> int:
-    """Start every process, wait until one exits or we are told to stop, then stop all."""
+    """Start Redis, the demo and every process, wait until one exits or we are told to stop,
+    then stop all."""
     os.chdir(ROOT)
-    (ROOT / "var").mkdir(exist_ok=True)
+    VAR.mkdir(exist_ok=True)
+    (VAR / "redis").mkdir(exist_ok=True)
     # The server listens on every interface so a phone on the LAN can try the mobile layout.
     os.environ.setdefault("ALLOWED_HOSTS", "*")
     # Development mode is an explicit choice (production is the settings' default).
@@ -83,30 +197,59 @@ def main() -> int:
     signal.signal(signal.SIGINT, request_stop)
     signal.signal(signal.SIGTERM, request_stop)
 
-    # Each child gets its own process group: Ctrl-C in the terminal then reaches only this
-    # script, which stops the children in order, and leftovers can be killed group by group.
-    procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in COMMANDS.items()}
-    print(
-        f"Firenze is running on {os.environ['SITE_URL']}/ "
-        "(web, Celery workers for tasks and bots, beat). Press Ctrl-C to stop.",
-        flush=True,
-    )
-
+    port = free_port()
+    # Its log (start-up notes, warnings) goes to var/redis/redis.log, not the terminal.
+    with (VAR / "redis" / "redis.log").open("ab") as redis_log:
+        redis = subprocess.Popen(
+            redis_command(redis_server(), port, VAR / "redis"),
+            stdout=redis_log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    procs: dict[str, subprocess.Popen] = {}
     exit_code = 0
-    while not stopping:
-        for name, proc in procs.items():
-            if proc.poll() is not None:
-                print(
-                    f"{name} exited with code {proc.returncode}; stopping the others.",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                exit_code = proc.returncode or 1
-                stopping = True
-                break
-        time.sleep(0.5)
-
-    stop_all(procs)
+    try:
+        wait_for_redis(port, redis)
+        os.environ.update(redis_environment(port))
+        # The demo account and its game (its bots' first moves go through this Redis).
+        demo = subprocess.run(
+            [sys.executable, "manage.py", "demo"], capture_output=True, text=True, check=False
+        )
+        if demo.returncode:
+            print(demo.stdout + demo.stderr, file=sys.stderr, flush=True)
+            return demo.returncode
+        # Each child gets its own process group: Ctrl-C in the terminal then reaches only
+        # this script, which stops the children in order, and leftovers can be killed group
+        # by group.
+        procs = {
+            name: subprocess.Popen(cmd, start_new_session=True)
+            for name, cmd in commands(ADDRESS).items()
+        }
+        wait_until_ready(site_url(ADDRESS), procs, READY_SECONDS)
+        print(
+            f"Firenze is running on {os.environ['SITE_URL']}/ (web, Celery workers for tasks "
+            "and bots, beat, Redis). Press Ctrl-C to stop.",
+            flush=True,
+        )
+        # The last line before the wait: where to sign in.
+        print(demo.stdout.strip(), flush=True)
+        procs["redis"] = redis
+        while not stopping:
+            for name, proc in procs.items():
+                if proc.poll() is not None:
+                    print(
+                        f"{name} exited with code {proc.returncode}; stopping the others.",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    exit_code = proc.returncode or 1
+                    stopping = True
+                    break
+            time.sleep(0.5)
+    finally:
+        procs.pop("redis", None)
+        stop_all(procs)
+        stop_all({"redis": redis})  # last: the others may still talk to it while stopping
     return exit_code
 
 

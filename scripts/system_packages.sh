@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Debian packages `make test` needs, installed when missing: as root directly, else through
 # `sudo -n` when that is allowed, else stop at once with the one line to run. Nothing to do (and
-# nothing asked) when they are all there, or on a system without dpkg.
+# nothing asked) when they are all there, or on a system without dpkg. Given package names
+# (`scripts/system_packages.sh redis-server`, as `make run` does), only those.
 set -euo pipefail
 
 PACKAGES=(
@@ -15,6 +16,7 @@ PACKAGES=(
 )
 
 command -v dpkg-query >/dev/null 2>&1 || exit 0
+((${#} > 0)) && PACKAGES=("$@")
 missing=()
 for package in "${PACKAGES[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed"; then
@@ -22,7 +24,7 @@ for package in "${PACKAGES[@]}"; do
     fi
 done
 # The W3C HTML checker (vnu.jar, tests/web/test_html_valid.py) needs a Java runtime: any will do.
-command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+((${#} > 0)) || command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
 ((${#missing[@]} == 0)) && exit 0
 
 if [[ $(id -u) -eq 0 ]]; then
@@ -30,7 +32,7 @@ if [[ $(id -u) -eq 0 ]]; then
 elif sudo -n true 2>/dev/null; then
     as_root=(sudo -n)
 else
-    echo "make test needs these Debian packages; install them, then run make test again:" >&2
+    echo "These Debian packages are needed; install them, then run make again:" >&2
     echo "  sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
     exit 1
 fi

@@ -125,11 +125,47 @@
     live = false;
     wasDown = true;
   });
+  // The player's own move: its stream event often arrives while the move's answer is still on
+  // its way, and the poller (still holding the old version) would then fetch the whole page
+  // again and swap the panel a second time, under a click already aimed at it. So an event
+  // that arrives while one of the page's own requests is in flight waits for it to finish,
+  // then asks with the version that answer brought: unchanged (nothing else happened), it
+  // swaps nothing.
+  var inFlight = 0;
+  var deferred = false;
+
+  function fromPoller(detail) {
+    return detail.elt && detail.elt.id === "poller";
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     var detail = event.detail || {};
-    if (!live || !detail.elt || detail.elt.id !== "poller") return;
-    if (detail.requestConfig && detail.requestConfig.triggeringEvent) return; // an event, not the timer
+    if (!detail.elt || !fromPoller(detail)) return;
+    var triggering = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    if (triggering) {
+      // An event (the stream's, or a refresh), not the timer.
+      if (inFlight > 0 && /^sse:/.test(triggering.type || "")) {
+        deferred = true;
+        event.preventDefault();
+      }
+      return;
+    }
+    if (!live) return;
     skipped += 1;
     if (skipped % 12 !== 0) event.preventDefault();
+  });
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var detail = event.detail || {};
+    if (detail.elt && !fromPoller(detail)) inFlight += 1;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail || {};
+    if (!detail.elt || fromPoller(detail) || inFlight === 0) return;
+    inFlight -= 1;
+    if (inFlight === 0 && deferred) {
+      deferred = false;
+      // After the answer's swap has settled (the new poller carries the new version).
+      window.setTimeout(poll, 0);
+    }
   });
 })();

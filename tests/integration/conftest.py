@@ -145,8 +145,8 @@ def stack(
         cleanup.callback(use_broker, None, use_broker(redis.url))
         cleanup.callback(services.stop)
         starting = [
-            (services.start_worker("worker1", queues="celery"), " ready."),
-            (services.start_worker("worker2", queues="celery"), " ready."),
+            (services.start_worker("worker1", queues="celery,pages"), " ready."),
+            (services.start_worker("worker2", queues="celery,pages"), " ready."),
             (services.start_worker("bots", queues="bots"), " ready."),
             (services.start_beat(), "beat: Starting..."),
         ]
