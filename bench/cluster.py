@@ -5,7 +5,7 @@ their own (every address private, inside the namespaces only):
 
 - ``fz32-data`` 10.32.0.10: PostgreSQL and Redis (cache, broker, streams);
 - ``fz32-web1`` .11 and ``fz32-web2`` .12: uvicorn (pages, API, streams) with 2 workers;
-- ``fz32-work1`` .21 and ``fz32-work2`` .22: a Celery worker of both queues each, a beat on
+- ``fz32-work1`` .21 and ``fz32-work2`` .22: a Celery worker of every queue each, a beat on
   each (ops/beat_lock.py: one schedules, the other waits) and the workers' metrics server;
 - ``fz32-edge`` .2: HAProxy in front (checking ``/readyz``), Prometheus scraping every node
   each second, the SMTP server that keeps what it receives, and this harness with the soak's
@@ -251,7 +251,7 @@ def start_web(cluster: Cluster, node: str) -> Proc:
 
 
 def start_worker_node(cluster: Cluster, node: str) -> None:
-    """A worker node boots: its worker (both queues), its beat (a standby while the other
+    """A worker node boots: its worker (every queue), its beat (a standby while the other
     node's holds the lock) and its metrics server."""
     metrics = cluster.directory / f"prom-{node}"
     shutil.rmtree(metrics, ignore_errors=True)
@@ -259,7 +259,7 @@ def start_worker_node(cluster: Cluster, node: str) -> None:
     env = {"PROMETHEUS_MULTIPROC_DIR": str(metrics)}
     celery = [str(BIN / "celery"), "-A", "firenze_site"]
     cluster.add(f"{node}-worker", node, [
-        *celery, "worker", "-Q", "celery,bots", "--pool", "prefork", "--concurrency", "2",
+        *celery, "worker", "-Q", "celery,pages,bots", "--pool", "prefork", "--concurrency", "2",
         f"--hostname={node}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle",
     ], env)  # fmt: skip
     cluster.add(f"{node}-beat", node, [

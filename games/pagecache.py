@@ -247,7 +247,9 @@ def serve(
 
 
 def _if_none_match(request: HttpRequest) -> set[str]:
-    header = request.headers.get("If-None-Match", "")
+    # META, not request.headers: the inbox middleware rewrites this header in META, and
+    # request.headers is a copy cached by whichever middleware read a header first.
+    header = request.META.get("HTTP_IF_NONE_MATCH", "")
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 

@@ -29,7 +29,7 @@ _GAME_ROUTE = re.compile(r"^/(?:api/v1/)?games/(\d{1,18})/")
 
 
 def request_id(request: HttpRequest) -> str:
-    given = request.headers.get("X-Request-ID", "")
+    given = request.META.get("HTTP_X_REQUEST_ID", "")
     return given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
 
 

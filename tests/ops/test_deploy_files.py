@@ -75,7 +75,7 @@ def test_it_serves_every_queue_once_and_runs_one_beat():
     for service in COMPOSE["services"].values():
         for command in commands_of(service.get("command", ["-"])):
             if command[:4] == ["celery", "-A", "firenze_site", "worker"]:
-                queues.append(command[command.index("-Q") + 1])
+                queues.extend(command[command.index("-Q") + 1].split(","))
     assert sorted(queues) == sorted(heartbeats.queues())
     beats = [s for s in COMPOSE["services"].values() if "beat" in str(s.get("command", ""))]
     assert len(beats) == 1
