@@ -206,3 +206,25 @@ def test_it_shows_follow_and_block_on_a_profile_only_to_others(anna, ben):
 
     assert ">Follow<" not in own
     assert ">Follow<" in other and ">Block<" in other
+
+
+def test_it_exports_follows_and_own_blocks_and_deletes_them_with_the_account(
+    anna, ben, carla, dario
+):
+    from accounts import personal_data
+    from community.models import Block
+
+    signed_in(anna).post(reverse("community:follow", args=["Ben"]))
+    signed_in(anna).post(reverse("community:follow", args=["Dario"]))
+    signed_in(dario).post(reverse("community:follow", args=["Anna"]))
+    signed_in(anna).post(reverse("community:block", args=["Carla"]))
+    signed_in(ben).post(reverse("community:block", args=["Anna"]))
+
+    mine = personal_data.export(anna)
+    personal_data.delete_account(anna)
+
+    assert [f["player"] for f in mine["following"]] == ["Dario"]  # Ben's block ended one
+    assert [f["player"] for f in mine["followers"]] == ["Dario"]
+    assert [b["player"] for b in mine["blocking"]] == ["Carla"]  # not who blocks her
+    assert not Block.objects.filter(blocker_id=anna.pk).exists()
+    assert not Block.objects.filter(blocked_id=anna.pk).exists()
