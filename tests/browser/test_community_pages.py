@@ -1,0 +1,40 @@
+"""A profile's reliability and a table refusing a player, in Chromium: desktop and phone,
+English and German (community/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from community import standing
+from community.models import TableRequirement
+from games import lobby
+from players.models import SeatResult
+from tests.browser.helpers import screenshot
+from tests.factories import UserFactory, finished_record
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+VIEWS = [(False, "en"), (True, "en"), (False, "de"), (True, "de")]
+
+
+@pytest.mark.parametrize(("phone", "language"), VIEWS)
+def test_it_shows_reliability_and_why_a_table_refuses(new_page, phone, language):
+    anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
+    for _ in range(8):
+        finished_record([ben, anna], [10, 5])
+    resigned = SeatResult.objects.filter(user=ben).values_list("pk", flat=True)[:2]
+    SeatResult.objects.filter(pk__in=list(resigned)).update(resigned=True)
+    standing.refresh(ben.pk)
+    game = lobby.create_game(anna, num_players=3, name="Reliable players only")
+    TableRequirement.objects.create(game=game, min_finished=90, min_rating=1000)
+
+    page = new_page(phone=phone, user=ben, language=language)
+    page.goto("/players/Ben/")
+    box = page.locator(".reliability-box")
+    assert "75%" in box.inner_text()
+    screenshot(page, f"i33-profile-{'phone' if phone else 'desktop'}-{language}")
+
+    page.goto(f"/games/{game.pk}/")
+    refusal = page.locator("#cannot-join").inner_text()
+    assert "90" in refusal and "75" in refusal
+    screenshot(page, f"i33-refused-{'phone' if phone else 'desktop'}-{language}")
