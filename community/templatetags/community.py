@@ -103,3 +103,12 @@ def social_buttons(context: Any, player: Any) -> dict[str, Any]:
         "relation": social.relation(user, player),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.inclusion_tag("community/_friends_games.html", takes_context=True)
+def friends_games(context: Any) -> dict[str, Any]:
+    """The inbox's "Friends' games": public games being played by players the reader follows
+    (nothing at all for a player who follows nobody)."""
+    user = context.get("user")
+    games = social.friends_games(user) if user is not None and user.is_authenticated else []
+    return {"games": games}

@@ -228,3 +228,14 @@ def test_it_exports_follows_and_own_blocks_and_deletes_them_with_the_account(
     assert [b["player"] for b in mine["blocking"]] == ["Carla"]  # not who blocks her
     assert not Block.objects.filter(blocker_id=anna.pk).exists()
     assert not Block.objects.filter(blocked_id=anna.pk).exists()
+
+
+def test_it_shows_friends_games_on_the_inbox(anna, ben, carla):
+    before = text(signed_in(anna).get(reverse("inbox:inbox")))
+    signed_in(anna).post(reverse("community:follow", args=["Ben"]))
+    playing = started_game(ben, carla)
+
+    after = text(signed_in(anna).get(reverse("inbox:inbox")))
+
+    assert "Friends' games" not in before
+    assert "Friends' games" in after and playing.title in after
