@@ -239,3 +239,23 @@ def test_it_shows_friends_games_on_the_inbox(anna, ben, carla):
 
     assert "Friends' games" not in before
     assert "Friends' games" in after and playing.title in after
+
+
+def test_it_serves_an_installable_manifest_with_its_icons(client):
+    import json
+
+    from django.contrib.staticfiles import finders
+
+    page = client.get("/").content.decode()
+    response = client.get("/manifest.webmanifest")
+    manifest = json.loads(response.content)
+
+    assert 'rel="manifest" href="/manifest.webmanifest"' in page
+    assert 'rel="apple-touch-icon"' in page
+    assert response["Content-Type"] == "application/manifest+json"
+    assert manifest["display"] == "standalone" and manifest["start_url"].startswith("/")
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        name = icon["src"].split("/static/", 1)[1]
+        assert finders.find(name), name
