@@ -38,3 +38,23 @@ def test_it_shows_reliability_and_why_a_table_refuses(new_page, phone, language)
     refusal = page.locator("#cannot-join").inner_text()
     assert "90" in refusal and "75" in refusal
     screenshot(page, f"i33-refused-{'phone' if phone else 'desktop'}-{language}")
+
+
+def test_it_sets_the_app_badge_to_the_games_waiting(new_page):
+    from tests.web.helpers import started_game
+
+    anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
+    game = started_game(anna, ben)
+    waiting = anna if game.seats.get(number=game.acting_seat).user_id == anna.pk else ben
+
+    page = new_page(user=waiting)
+    page.add_init_script(
+        "window.__badges = [];"
+        "navigator.setAppBadge = (n) => { window.__badges.push(n); return Promise.resolve(); };"
+        "navigator.clearAppBadge = () => { window.__badges.push(0); return Promise.resolve(); };"
+    )
+    page.goto("/games/mine/")
+    page.wait_for_function("window.__badges.length > 0")
+
+    assert page.evaluate("window.__badges") == [1]
+    screenshot(page, "i33-badge-desktop-en")
