@@ -58,3 +58,31 @@ def test_it_sets_the_app_badge_to_the_games_waiting(new_page):
 
     assert page.evaluate("window.__badges") == [1]
     screenshot(page, "i33-badge-desktop-en")
+
+
+def test_it_shows_the_players_games_offline_marked_and_unplayable(new_page):
+    from tests.web.helpers import started_game
+
+    anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
+    game = started_game(anna, ben)
+    game.name = "Offline table"
+    game.save(update_fields=["name"])
+
+    page = new_page(user=anna)
+    page.goto("/games/mine/")
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+    )
+    page.reload()  # now under the worker's control: this load is kept
+    page.wait_for_function("caches.has('firenze-pages-v1')")
+    page.context.set_offline(True)
+    page.reload()
+
+    assert page.locator(".offline-banner").is_visible()
+    assert "Offline table" in page.locator("main").inner_text()
+    assert (
+        page.locator("main form button").count() == 0
+        or not page.locator("main form button").first.is_visible()
+    )
+    screenshot(page, "i33-offline-desktop-en")
+    page.context.set_offline(False)
