@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
+from chat import services as chat
 from community.models import Block, Follow, FollowNotice
 from games.models import Game, Seat
 
@@ -46,6 +47,7 @@ def do_unfollow(user: Any, player: Any) -> str:
 def do_block(user: Any, player: Any) -> str:
     with transaction.atomic():
         Block.objects.get_or_create(blocker=user, blocked=player)
+        chat.mute(user, player)  # their table talk is hidden from the blocker (a tournament table)
         Follow.objects.filter(
             Q(follower=user, followed=player) | Q(follower=player, followed=user)
         ).delete()

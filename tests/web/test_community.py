@@ -259,3 +259,12 @@ def test_it_serves_an_installable_manifest_with_its_icons(client):
     for icon in manifest["icons"]:
         name = icon["src"].split("/static/", 1)[1]
         assert finders.find(name), name
+
+
+def test_it_hides_the_blocked_players_table_talk_from_the_blocker(anna, ben):
+    from chat import services as chat
+
+    signed_in(anna).post(reverse("community:block", args=["Ben"]))
+
+    assert ben.pk in chat.muted_ids(anna)
+    assert anna.pk not in chat.muted_ids(ben)  # nothing of the block shows on Ben's side
