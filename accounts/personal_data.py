@@ -10,7 +10,8 @@ Deleting the account keeps the games the others played: a seat in a finished gam
 same label; a forming game the player created is cancelled and their seat in one they joined
 is freed. Then the user row is deleted, and with it (by cascade) their email addresses,
 outbox rows (no email goes out any more), sign-in links, absences, invitations, notification
-preferences, webhook and push devices; their chat messages are blanked and marked deleted.
+preferences, webhook and push devices, follows, blocks and reliability; their chat messages
+are blanked and marked deleted.
 """
 
 from __future__ import annotations
@@ -90,6 +91,36 @@ def export(user: Any) -> dict[str, Any]:
             {"game": t.game_id, "created": _when(t.created), "used_at": _when(t.used_at)}
             for t in user.login_tokens.order_by("created")
         ],
+        **_community(user),
+    }
+
+
+def _community(user: Any) -> dict[str, Any]:
+    """Follows both ways, the player's own blocks (never who blocks them: blocks are private)
+    and their reliability, read through the community app's relations (community/models.py)."""
+    figures = getattr(user, "reliability", None)  # None before any game ended
+    return {
+        "following": [
+            {"player": f.followed.public_name, "since": _when(f.created)}
+            for f in user.following.select_related("followed").order_by("created")
+        ],
+        "followers": [
+            {"player": f.follower.public_name, "since": _when(f.created)}
+            for f in user.followers.select_related("follower").order_by("created")
+        ],
+        "blocking": [
+            {"player": b.blocked.public_name, "since": _when(b.created)}
+            for b in user.blocking.select_related("blocked").order_by("created")
+        ],
+        "reliability": None
+        if figures is None
+        else {
+            "games_started": figures.games_started,
+            "games_finished": figures.games_finished,
+            "turns": figures.turns,
+            "turns_on_time": figures.turns_on_time,
+            "median_seconds_to_move": figures.median_seconds,
+        },
     }
 
 

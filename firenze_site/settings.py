@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "streams",
     "inbox",
     "tournaments",
+    "community",
     # Readiness, metrics, request and task logs, backups (docs/operations.md).
     "ops",
 ]
@@ -280,7 +281,19 @@ ACCOUNT_RATE_LIMITS = {
     "away": "30/h/user",
     "profile": "30/h/user",
     "create_tournament": "10/h/user,30/d/user",
+    # Following, blocking and a table's requirements (community/): limited like invitations.
+    "follow": "30/h/user",
+    "block": "30/h/user",
+    "requirements": "30/h/user",
 }
+# Reliability (community/): with fewer ended games a player is shown as new; the turns are read
+# from the last RELIABILITY_RECENT_GAMES. A person may be in ACTIVE_GAMES_BASE games at once,
+# plus ACTIVE_GAMES_PER_FINISHED for each game they played to the end, up to ACTIVE_GAMES_MOST.
+RELIABILITY_NEW_PLAYER_GAMES = 5
+RELIABILITY_RECENT_GAMES = 30
+ACTIVE_GAMES_BASE = 21
+ACTIVE_GAMES_PER_FINISHED = 1
+ACTIVE_GAMES_MOST = 200
 # The client address behind the reverse proxy (README, "Behind a reverse proxy"): the number
 # of proxies that append to X-Forwarded-For, or a header the proxy sets to the client's address.
 # Left unset, every client would share the proxy's address and one counter.

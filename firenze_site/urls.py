@@ -32,6 +32,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("players/", include("players.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("community/", include("community.urls")),
+    path("", include("community.site_urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),
     # The preferences table, webhook and devices.

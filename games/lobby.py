@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import events
+from games import admission, events
 from games.errors import Conflict, NotAllowed, NotInGame, RequestRefused
 from games.models import GAME_NAME_MAX_LENGTH, TIME_LIMITS, Game, Invitation, Seat, new_token
 from games.play import queue_bots
@@ -47,6 +47,9 @@ def create_game(
     except ValueError as exc:
         raise RequestRefused(str(exc)) from None
     control = time_control or TimeControl(per_turn=time_limit)
+    refused = admission.refusal(creator, None)
+    if refused:
+        raise NotAllowed(refused)
     if not control.is_bank and control.per_turn not in ALLOWED_LIMITS:
         raise RequestRefused(_("Choose one of the offered time limits."))
     try:
@@ -141,6 +144,9 @@ def join(game: Game, user: Any, *, token: str | None = None) -> Seat:
             raise NotAllowed(_("This game is by invitation only."))
         if _free_seats(game) <= 0:
             raise Conflict(_("All seats of this game are taken."))
+        refused = admission.refusal(user, game)
+        if refused:
+            raise NotAllowed(refused)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, user=user)
@@ -273,6 +279,9 @@ def invite(game: Game, by: Any, display_name: str, *, before_email: Any = None) 
         invitation = Invitation.objects.filter(game=game, user=user).first()
         if invitation is not None:
             return invitation
+        refused = admission.invite_refusal(by, user, game)
+        if refused:
+            raise NotAllowed(refused)
         if before_email is not None:
             before_email(user)
         invitation, created = Invitation.objects.get_or_create(

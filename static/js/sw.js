@@ -79,3 +79,61 @@ self.addEventListener("notificationclick", function (event) {
     })
   );
 });
+
+// Offline reading (community/install.py makes the site installable): the player's own pages
+// (their inbox, My games, the games they opened) are kept as they were last loaded, and shown
+// when the network is gone, with a banner saying so and no form to post: nothing is played
+// offline. Only full-page GETs of these paths are kept; signing out forgets them all.
+var PAGES = "firenze-pages-v1";
+var KEPT = /^\/(inbox\/|games\/mine\/|games\/\d+\/)$/;
+var OFFLINE = {
+  en: "You are offline: this is the page as it was when you last loaded it. Nothing can be played until you are back online.",
+  de: "Du bist offline: Das ist die Seite, wie du sie zuletzt geladen hast. Gespielt werden kann erst wieder, wenn du online bist.",
+};
+
+function markedOffline(response) {
+  return response.text().then(function (html) {
+    var lang = (html.match(/<html lang="(\w+)/) || [])[1] === "de" ? "de" : "en";
+    var banner = '<p class="offline-banner" role="status">' + OFFLINE[lang] + "</p>";
+    html = html.replace(/<body([^>]*)>/, '<body$1 data-offline="true">' + banner);
+    return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET" || request.mode !== "navigate") {
+    return;
+  }
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) {
+    return;
+  }
+  if (url.pathname.indexOf("/accounts/logout/") === 0) {
+    event.waitUntil(caches.delete(PAGES));
+    return;
+  }
+  if (!KEPT.test(url.pathname)) {
+    return;
+  }
+  event.respondWith(
+    fetch(request)
+      .then(function (response) {
+        if (response.ok && !response.redirected) {
+          var copy = response.clone();
+          caches.open(PAGES).then(function (cache) {
+            cache.put(url.pathname, copy);
+          });
+        }
+        return response;
+      })
+      .catch(function () {
+        return caches.match(url.pathname).then(function (kept) {
+          if (!kept) {
+            throw new Error("offline and never loaded");
+          }
+          return markedOffline(kept);
+        });
+      })
+  );
+});

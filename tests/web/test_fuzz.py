@@ -75,7 +75,8 @@ FIELDS = [
     "setting", "reason", "muted", "game", "clock_mode", "bank", "bonus", "bank_cap",
     "days_off", "name", "scope", "invitation", "calendar", "level", "bot_seat_2", "bot_seat_3",
     "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
-    "signup_closes", "min_rating", "max_rating", "featured", "size", "tournaments__email",
+    "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
+    "tournaments__email",
     "tournaments__webhook", "tournaments__push",
 ]  # fmt: skip
 HOSTILE = [
@@ -216,6 +217,10 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
             st.sampled_from(["abc", "1-2", "x" * 200, *CONTROL_CHARACTERS]) | text.filter(_url_safe)
         ),
         "uidb36": data.draw(st.sampled_from(["1", "z", "0"])),
+        # players followed or blocked (community/): real names, an unknown one, random ones
+        "name": data.draw(
+            st.sampled_from(["anna", "Ben", "carla", "nobody"]) | text.filter(_url_safe)
+        ),
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
             name: str(data.draw(st.sampled_from([1, 2, 3, 0, 2**40, *HUGE_IDS])))
@@ -464,4 +469,7 @@ CORE = {
     "tournaments/<int:pk>/leave/", "tournaments/<int:pk>/withdraw/",
     "tournaments/<int:pk>/cancel/", "tournaments/<int:pk>/start/",
     "tournaments/<int:pk>/feature/", "tournaments/seasons/join/", "tournaments/seasons/leave/",
+    "community/games/<int:pk>/requirements/", "community/players/<str:name>/follow/",
+    "community/players/<str:name>/unfollow/", "community/players/<str:name>/block/",
+    "community/players/<str:name>/unblock/",
 }  # fmt: skip
