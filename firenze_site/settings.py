@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "streams",
     "inbox",
     "tournaments",
+    "plans",
 ]
 
 MIDDLEWARE = [
