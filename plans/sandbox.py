@@ -25,6 +25,27 @@ def sandbox(engine: Engine, view: dict[str, Any], seat: int, seed: int) -> State
     return state
 
 
+def next_choices(
+    engine: Engine, start: State, seat: int, actions: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """What the sandbox offers after these steps: each legal action with its words; none
+    once the turn ended or something hidden would come to light (the plan stops there)."""
+    state = start
+    if actions:
+        checked_steps(engine, start, seat, actions)
+        for action in actions:
+            after = engine.apply_action(state, action)
+            if engine.plan_stop(state, after, seat):
+                return []
+            state = after
+    if engine.acting_seat(state) != seat or len(actions) >= MAX_STEPS:
+        return []
+    return [
+        {"action": action, "text": engine.intent_text(engine.plan_intent(state, action))}
+        for action in engine.legal_actions(state)
+    ]
+
+
 def checked_steps(
     engine: Engine, start: State, seat: int, actions: Sequence[Any]
 ) -> list[dict[str, Any]]:

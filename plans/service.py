@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games.errors import Conflict, NotInGame, RequestRefused
 from games.models import Game, Seat
 from plans.models import Plan, PlanOutcome
-from plans.sandbox import PlanRefused, checked_steps, sandbox
+from plans.sandbox import PlanRefused, checked_steps, next_choices, sandbox
 
 
 def _my_seat(game: Game, user: Any) -> Seat:
@@ -48,25 +48,41 @@ def sandbox_state(game: Game, seat: int) -> Any:
         raise RequestRefused(str(refused)) from None
 
 
+def _plannable(game: Game, user: Any) -> int:
+    """The user's seat, if they may plan its next turn now; a GameError says why not."""
+    mine = _my_seat(game, user)
+    if game.is_finished:
+        raise Conflict(_("This game is over; there is no next turn to plan."))
+    if not game.is_active:
+        raise Conflict(_("This game has not started yet."))
+    if game.acting_seat == mine.number:
+        raise Conflict(_("It is your turn now: play it rather than plan it."))
+    assert mine.number is not None
+    return mine.number
+
+
+def sandbox_choices(game_id: int, user: Any, actions: Sequence[Any]) -> list[dict[str, Any]]:
+    """What the user's sandbox offers after these planned steps (nothing is kept)."""
+    game = _game(game_id)
+    seat = _plannable(game, user)
+    try:
+        return next_choices(game.engine, sandbox_state(game, seat), seat, actions)
+    except PlanRefused as refused:
+        raise RequestRefused(str(refused)) from None
+
+
 def set_plan(game_id: int, user: Any, actions: Sequence[Any]) -> Plan:
     """Keep the steps as the user's plan (replacing any); a GameError says why not."""
     with transaction.atomic():
         game = _game(game_id, lock=True)
-        mine = _my_seat(game, user)
-        if game.is_finished:
-            raise Conflict(_("This game is over; there is no next turn to plan."))
-        if not game.is_active:
-            raise Conflict(_("This game has not started yet."))
-        if game.acting_seat == mine.number:
-            raise Conflict(_("It is your turn now: play it rather than plan it."))
-        assert mine.number is not None
-        start = sandbox_state(game, mine.number)
+        seat = _plannable(game, user)
+        start = sandbox_state(game, seat)
         try:
-            steps = checked_steps(game.engine, start, mine.number, actions)
+            steps = checked_steps(game.engine, start, seat, actions)
         except PlanRefused as refused:
             raise RequestRefused(str(refused)) from None
         plan, _created = Plan.objects.update_or_create(
-            game=game, seat=mine.number, defaults={"user": user, "steps": steps}
+            game=game, seat=seat, defaults={"user": user, "steps": steps}
         )
     return plan
 
