@@ -71,6 +71,19 @@ def sandbox_choices(game_id: int, user: Any, actions: Sequence[Any]) -> list[dic
         raise RequestRefused(str(refused)) from None
 
 
+def step_words(game_id: int, user: Any, actions: Sequence[Any]) -> list[str]:
+    """The steps taken so far in the user's sandbox, in words."""
+    if not actions:
+        return []
+    game = _game(game_id)
+    seat = _plannable(game, user)
+    try:
+        steps = checked_steps(game.engine, sandbox_state(game, seat), seat, actions)
+    except PlanRefused as refused:
+        raise RequestRefused(str(refused)) from None
+    return [step["text"] for step in steps]
+
+
 def set_plan(game_id: int, user: Any, actions: Sequence[Any]) -> Plan:
     """Keep the steps as the user's plan (replacing any); a GameError says why not."""
     with transaction.atomic():
