@@ -12,6 +12,7 @@ from games.models import Game
 from games.play import move
 from plans import service
 from plans.models import Plan, PlanOutcome
+from plans.sandbox import next_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +109,36 @@ def test_it_refuses_to_plan_a_finished_game(nim, anna, ben):
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     with pytest.raises(Conflict, match="over"):
         service.set_plan(game.pk, planner, [{"type": "take", "n": 1}])
+
+
+def test_it_plays_whole_games_where_every_seat_plans_its_next_turn(nim, anna, ben):
+    """The bench's experiment on Nim: every seat plans right after its turn (the sandbox's
+    first offer, then ending the turn); plans run when the turn comes, hand moves do the rest."""
+    full = stopped = 0
+    for _game_no in range(4):
+        game = nim_game(nim, anna, ben, stones=11)
+        users = {s.number: s.user for s in game.seats.select_related("user")}
+        while not game.is_finished:
+            seat = game.acting_seat
+            state = game.load_state()
+            if state.d["taken"] == 0:
+                move(game.pk, users[seat], {"type": "take", "n": 1}, None)
+            game.refresh_from_db()
+            if game.is_finished:
+                break
+            move(game.pk, users[seat], {"type": "end_turn"}, None)
+            game.refresh_from_db()
+            if game.is_finished or game.acting_seat == seat:
+                continue
+            start = service.sandbox_state(game, seat)
+            offers = next_choices(game.engine, start, seat, [])
+            if offers:
+                take = offers[-1]["action"]
+                service.set_plan(game.pk, users[seat], [take, {"type": "end_turn"}])
+        for outcome in PlanOutcome.objects.filter(game=game):
+            full += outcome.in_full
+            stopped += not outcome.in_full
+            assert outcome.in_full or outcome.reason in ("changed", "ended")
+        log = list(game.moves.order_by("seq").values_list("action", flat=True))
+        assert game.replayed_state(log).d == game.load_state().d
+    assert full > 0 and full + stopped > 0
