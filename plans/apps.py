@@ -12,5 +12,6 @@ class PlansConfig(AppConfig):
         from games import events
         from plans import runner
 
+        # Only turn_passed: a plan is set only while it is not its seat's turn and is claimed
+        # when the turn comes, so no plan is left for a hand move, a bot or a timeout to drop.
         events.turn_passed.connect(runner.on_turn_passed, dispatch_uid="plans.run")
-        events.move_made.connect(runner.on_move_made, dispatch_uid="plans.drop")

@@ -33,14 +33,6 @@ def on_turn_passed(sender: Any, game: Game, seats: list[Seat] | None = None, **k
     run(game, plan, seats)
 
 
-def on_move_made(
-    sender: Any, game: Game, seat: int, by_bot: bool = False, timeout: bool = False, **kw: Any
-) -> None:
-    """A move of the seat by anyone else than its plan (by hand, a bot, a timeout) drops the
-    plan: a running plan deleted its row before its first step."""
-    Plan.objects.filter(game=game, seat=seat).delete()
-
-
 def run(game: Game, plan: Plan, seats: list[Seat] | None) -> PlanOutcome:
     """Play the plan's steps while each still holds; keep what happened for its owner."""
     engine = game.engine
