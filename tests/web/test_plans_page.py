@@ -51,6 +51,9 @@ def test_it_plans_undoes_keeps_and_drops_in_the_sandbox(anna, ben, django_assert
     # The opponent's game page and planning page never show it.
     other = signed_in(acting)
     assert plan.steps[0]["text"] not in other.get(url).content.decode()
+    for path in ("games:detail", "games:log"):
+        shown = other.get(reverse(path, args=[game.pk])).content.decode()
+        assert plan.steps[0]["text"] not in shown and "Your plan" not in shown
     client.post(url, {"do": "drop"})
     assert not Plan.objects.exists()
 
