@@ -15,7 +15,7 @@ from ninja import NinjaAPI
 
 from api import errors
 from api.auth import TOKEN_OR_VISITOR
-from api.endpoints import account, games, lobby, players, talk
+from api.endpoints import account, games, lobby, plans, players, talk
 from api.parser import BoundedJsonParser
 
 api = NinjaAPI(
@@ -35,5 +35,12 @@ api = NinjaAPI(
     docs_url="/docs",
 )
 errors.install(api)
-for router in (account.router, games.router, talk.router, lobby.router, players.router):
+for router in (
+    account.router,
+    games.router,
+    plans.router,
+    talk.router,
+    lobby.router,
+    players.router,
+):
     api.add_router("", router)

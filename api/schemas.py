@@ -120,6 +120,39 @@ class MoveIn(Schema):
     version: Version
 
 
+class PlanIn(Schema):
+    steps: list[dict[str, Any]] = Field(
+        max_length=40, description="The planned steps, in order: actions the sandbox offered"
+    )
+
+
+class SandboxIn(Schema):
+    steps: list[dict[str, Any]] = Field(
+        default_factory=list, max_length=40, description="The steps taken so far in the sandbox"
+    )
+
+
+class PlanOutcomeOut(Schema):
+    played: list[str]
+    planned: int
+    stopped_before: int | None
+    reason: str
+
+
+class PlanOut(Schema):
+    steps: list[str] = Field(description="My planned steps in words; empty for no plan")
+    last_outcome: PlanOutcomeOut | None
+
+
+class SandboxChoice(Schema):
+    action: dict[str, Any]
+    text: str
+
+
+class SandboxOut(Schema):
+    choices: list[SandboxChoice]
+
+
 class VersionIn(Schema):
     version: Version
 

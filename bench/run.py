@@ -16,7 +16,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from bench import bots_bench, login_limit, rules_bench  # noqa: E402
+from bench import bots_bench, login_limit, plans_bench, rules_bench  # noqa: E402
 
 
 def _django_benches(database_url: str) -> None:
@@ -29,6 +29,7 @@ def _django_benches(database_url: str) -> None:
 def main() -> None:
     rules_bench.main()
     bots_bench.main()
+    plans_bench.main()  # planned turns: how much of a slow game plans would play
     login_limit.main()
     # What players feel: the site through gunicorn, side by side with a bare endpoint.
     subprocess.run([sys.executable, "-m", "bench.serve_bench"], cwd=ROOT, check=True)

@@ -167,7 +167,9 @@ class Bot:
         only_game: int | None,
         chooser: Chooser | None = None,
         level: str = "standard",
+        plans: bool = False,
     ) -> None:
+        self.plans = plans
         self.site = site
         self.rng = rng
         self.only_game = only_game
@@ -208,10 +210,28 @@ class Bot:
             if status == 200:
                 self.moves += 1
                 if not answer["my_turn"]:
+                    if self.plans and answer["status"] == "active":
+                        self.plan(game)
                     return
             elif answer.get("code") != "stale":  # stale: the game moved on, look again
                 print(f"game {game}: {action} refused: {status} {answer}", flush=True)
                 return
+
+    def plan(self, game: int) -> None:
+        """Plan the next turn in the sandbox of our own view (the simple rule picks each step);
+        the site plays it when the turn comes and stops where it no longer holds."""
+        steps: list[dict[str, Any]] = []
+        while len(steps) < 12:
+            status, answer = self.site.request(
+                "POST", f"/games/{game}/plan/sandbox", {"steps": steps}
+            )
+            if status != 200 or not answer["choices"]:
+                break
+            offered = [choice["action"] for choice in answer["choices"]]
+            steps.append(simple_rule({}, offered, self.rng))
+        if steps:
+            status, answer = self.site.request("PUT", f"/games/{game}/plan", {"steps": steps})
+            print(f"game {game}: planned {answer.get('steps', answer)} -> {status}", flush=True)
 
     def over(self, game: int) -> bool:
         return self.site.get(f"/games/{game}")["status"] in ("finished", "cancelled")
@@ -243,6 +263,11 @@ def main() -> int:
     parser.add_argument("--game", type=int, help="play only this game, and stop when it is over")
     parser.add_argument("--seed", type=int, help="for the choices' tie-breaks")
     parser.add_argument(
+        "--plan",
+        action="store_true",
+        help="after each turn, plan the next one (the site plays it when the turn comes)",
+    )
+    parser.add_argument(
         "--level",
         choices=["beginner", "standard", "strong"],
         default="standard",
@@ -257,7 +282,7 @@ def main() -> int:
     chooser = site_chooser()
     plays = f"the site's {args.level} bot" if chooser else "a simple rule"
     print(f"playing as {me['name']} (bot account: {me['bot_account']}) with {plays}", flush=True)
-    return Bot(site, random.Random(args.seed), args.game, chooser, args.level).run()
+    return Bot(site, random.Random(args.seed), args.game, chooser, args.level, args.plan).run()
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ INSTALLED_APPS = [
     "streams",
     "inbox",
     "tournaments",
+    "plans",
     "community",
     # Readiness, metrics, request and task logs, backups (docs/operations.md).
     "ops",

@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("chat.urls")),
     path("", include("bots.urls")),
     path("", include("inbox.urls")),
+    path("", include("plans.urls")),
     # The service worker (sw.js), served from the root so its scope is the whole site.
     path("", include("notifications.worker_urls")),
     # Our sign-up view before allauth's (same address) and the footer's language switcher.

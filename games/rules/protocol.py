@@ -92,6 +92,26 @@ class Rules(Protocol):
         thinking time per decision. An engine without a review returns []."""
         ...
 
+    # Planned turns (plans): a seat prepares its next turn in a sandbox of its own view and the
+    # site plays it when the turn comes, step by step, while each step still means the same.
+    def plan_sandbox(self, view: dict[str, Any], seat: int, rng: random.Random) -> State | None:
+        """A state for `seat`'s next turn built from its player_view alone (what it cannot see
+        drawn at random by `rng`, never read from the real state), with `seat` acting at the
+        start of its turn; None if the engine offers no planning now."""
+        ...
+
+    def plan_intent(self, state: State, action: Action) -> dict[str, Any]:
+        """What `action` means in `state`, JSON-ready and independent of positions that shift
+        (a card by name rather than by slot): a planned step holds in the real game when one
+        of its legal actions has the same intent."""
+        ...
+
+    def plan_stop(self, before: State, after: State, seat: int) -> str | None:
+        """Why a plan must stop after this step, or None: "revealed" when something hidden
+        came to light (a drawn card, an event), or an engine's own key. The sandbox stops a
+        plan there too, as its later steps would rest on a guess."""
+        ...
+
 
 @dataclass(frozen=True)
 class BotLevel:
@@ -192,6 +212,9 @@ class Presentation(Protocol):
     bot_levels: Sequence[BotLevel]
 
     def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]: ...
+
+    # Planned turns: a step's intent (Rules.plan_intent) in words, in the active language.
+    def intent_text(self, intent: Mapping[str, Any]) -> str: ...
 
     # What happened since my last turn (issue 30).
     def changes_since(

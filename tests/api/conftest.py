@@ -31,6 +31,15 @@ class ApiClient:
             f"/api/v1{path}", body, content_type="application/json", **self.headers, **extra
         )
 
+    def put(self, path: str, data: Any = None):
+        body = json.dumps(data or {})
+        return self.client.put(
+            f"/api/v1{path}", body, content_type="application/json", **self.headers
+        )
+
+    def delete(self, path: str):
+        return self.client.delete(f"/api/v1{path}", **self.headers)
+
 
 def token_for(user: Any, scope: str = "play", name: str = "test") -> str:
     return tokens.create(user, name, scope).secret

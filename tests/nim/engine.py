@@ -161,6 +161,7 @@ class NimEngine:
             "pile": d["pile"],
             "acting_seat": self.acting_seat(state),
             "my_joker": d["jokers"][seat] if seat is not None else None,
+            "players": d["n"],
         }
 
     def to_dict(self, state: State) -> dict[str, Any]:
@@ -274,6 +275,36 @@ class NimEngine:
         for_you = [f"The pile is down to {after['pile']}."] if after["pile"] <= 4 else []
         others = [f"The others took {taken} stones: {before['pile']} → {after['pile']}."]
         return ChangesSince(for_you=for_you, others=others, marks={"pile": True})
+
+    # Planned turns: Nim hides only the jokers, and nobody draws, so a plan never stops early.
+    def plan_sandbox(self, view: dict[str, Any], seat: int, rng: random.Random) -> State | None:
+        if view["acting_seat"] is None:
+            return None
+        jokers = [bool(view["my_joker"]) if s == seat else False for s in range(view["players"])]
+        stones = {"stones": view["pile"]}
+        return State(
+            {
+                "n": view["players"],
+                "pile": view["pile"],
+                "options": stones,
+                "seat": seat,
+                "taken": 0,
+                "step": 0,
+                "turn_no": 1,
+                "jokers": jokers,
+                "winner": None,
+                "log": [],
+            }
+        )
+
+    def plan_intent(self, state: State, action: dict[str, Any]) -> dict[str, Any]:
+        return dict(action)
+
+    def plan_stop(self, before: State, after: State, seat: int) -> str | None:
+        return None
+
+    def intent_text(self, intent: Mapping[str, Any]) -> str:
+        return _label(dict(intent))
 
 
 # The proof that Nim is an engine the platform can play (mypy, `make lint`).

@@ -4,6 +4,7 @@ presenters. Registered by FirenzeConfig, where mypy checks it against the protoc
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from games.rules.firenze import (
     bot_words,
     forms,
+    plan_words,
     presenters,
     records,
     rules,
@@ -20,7 +22,7 @@ from games.rules.firenze import (
 )
 from games.rules.firenze.log_words import word_line
 from games.rules.firenze.refusals import illegal_action_text
-from games.rules.firenze.rules import levels
+from games.rules.firenze.rules import levels, planned
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.review import review_game
 from games.rules.firenze.rules.strong import Budget
@@ -199,3 +201,19 @@ class FirenzeEngine:
             return None
         breakdown: list[dict[str, Any]] = rules.player_view(state, None)["final"]["players"]
         return breakdown
+
+    # --- planned turns --------------------------------------------------------------------
+
+    def plan_sandbox(
+        self, view: dict[str, Any], seat: int, rng: random.Random
+    ) -> rules.State | None:
+        return planned.sandbox(view, seat, rng)
+
+    def plan_intent(self, state: rules.State, action: dict[str, Any]) -> dict[str, Any]:
+        return planned.intent(state, action)
+
+    def plan_stop(self, before: rules.State, after: rules.State, seat: int) -> str | None:
+        return planned.stop(before, after, seat)
+
+    def intent_text(self, intent: Mapping[str, Any]) -> str:
+        return plan_words.intent_text(intent)

@@ -1,0 +1,47 @@
+"""Planned turns: a seat's next turn in a sandbox of its own view, and what a step means.
+
+The sandbox is a state sampled from the seat's view (determinize.sample_state: the hidden cards
+dealt at random, never read from the real state) and moved to the start of the seat's turn. A
+step's intent names cards and the bricks lying on them rather than row slots, which shift when
+an opponent takes a card; a plan stops after any step that drew a card, as what follows rests
+on a guess.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .determinize import sample_state
+from .state import State
+from .turns import start_turn
+
+_SLOT_TYPES = ("choose_card", "exchange")
+
+
+def sandbox(view: dict[str, Any], seat: int, rng: random.Random) -> State | None:
+    """The start of `seat`'s next turn as its view shows the game now; None once it is over."""
+    if view.get("phase") == "over" or view.get("viewer") != seat:
+        return None
+    s = sample_state(view, rng)
+    if s["seat"] != seat or s["phase"] != "choose" or s["turn"]["played"]:
+        start_turn(s, seat)
+    return State(s)
+
+
+def intent(state: State, action: dict[str, Any]) -> dict[str, Any]:
+    """The action by what it touches: a row slot becomes the card there and its bricks."""
+    if action.get("type") in _SLOT_TYPES:
+        row = state._d["row"]
+        slot = action.get("slot")
+        if isinstance(slot, int) and 0 <= slot < len(row):
+            entry = row[slot]
+            return {"type": action["type"], "card": entry["card"], "bricks": entry["bricks"]}
+    return dict(action)
+
+
+def stop(before: State, after: State, seat: int) -> str | None:
+    """ "revealed" once a card came off the deck (a draw, a refill, an event)."""
+    if len(after._d["deck"]) != len(before._d["deck"]):
+        return "revealed"
+    return None

@@ -1,0 +1,43 @@
+"""What the planning page posts: the steps taken so far in the sandbox (JSON) and what to do."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import MAX_ACTION_DEPTH, json_depth
+from plans.sandbox import MAX_STEPS
+
+NOT_READ = _("The plan could not be read; open the planning page again.")
+
+
+class PlanForm(forms.Form):
+    steps = forms.CharField(
+        strip=False, required=False, max_length=20_000, error_messages={"max_length": NOT_READ}
+    )
+    add = forms.CharField(strip=False, required=False, max_length=1000)
+    do = forms.ChoiceField(
+        choices=[("add", "add"), ("undo", "undo"), ("save", "save"), ("drop", "drop")]
+    )
+
+    def _json(self, raw: str, depth: int) -> Any:
+        if json_depth(raw) > depth:
+            raise forms.ValidationError(NOT_READ)
+        try:
+            return json.loads(raw)
+        except ValueError:
+            raise forms.ValidationError(NOT_READ) from None
+
+    def clean_steps(self) -> list[Any]:
+        raw = self.cleaned_data["steps"] or "[]"
+        steps = self._json(raw, MAX_ACTION_DEPTH + 1)
+        if not isinstance(steps, list) or len(steps) > MAX_STEPS:
+            raise forms.ValidationError(NOT_READ)
+        return steps
+
+    def clean_add(self) -> Any:
+        raw = self.cleaned_data["add"]
+        return None if not raw else self._json(raw, MAX_ACTION_DEPTH)

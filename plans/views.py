@@ -1,0 +1,78 @@
+"""The planning page: the sandbox of my own view, where I take my next turn's steps, undo them
+and keep them as my plan. Nothing reaches the game until the turn comes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.errors import GameError
+from plans import service
+from plans.forms import PlanForm
+
+
+@login_required
+def plan_page(request: HttpRequest, pk: int) -> HttpResponse:
+    form = PlanForm(request.POST if request.method == "POST" else None)
+    steps: list[Any] = []
+    status = 200
+    if request.method == "POST":
+        if not form.is_valid():
+            status = 400
+        else:
+            steps = form.cleaned_data["steps"]
+            do = form.cleaned_data["do"]
+            try:
+                if do == "save":
+                    service.set_plan(pk, request.user, steps)
+                    messages.success(request, _("Your plan is kept for your next turn."))
+                    return redirect(reverse("plans:plan", args=[pk]))
+                if do == "drop":
+                    service.drop_plan(pk, request.user)
+                    messages.success(request, _("Your plan is dropped."))
+                    return redirect(reverse("plans:plan", args=[pk]))
+                if do == "undo":
+                    steps = steps[:-1]
+                elif form.cleaned_data["add"] is not None:
+                    steps = [*steps, form.cleaned_data["add"]]
+            except GameError as exc:
+                messages.error(request, exc.message)
+                status = exc.status
+    return _render(request, pk, steps, status)
+
+
+def _render(request: HttpRequest, pk: int, steps: list[Any], status: int) -> HttpResponse:
+    try:
+        plan = service.plan_of(pk, request.user)
+        outcome = service.last_outcome(pk, request.user)
+    except GameError as exc:
+        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
+    choices: list[dict[str, Any]] = []
+    words: list[str] = []
+    refusal = ""
+    try:
+        choices = service.sandbox_choices(pk, request.user, steps)
+        words = service.step_words(pk, request.user, steps)
+    except GameError as exc:
+        refusal, steps, status = exc.message, [], max(status, exc.status)
+    context = {
+        "pk": pk,
+        "plan": plan,
+        "outcome": outcome,
+        "steps_json": json.dumps(steps, separators=(",", ":")),
+        "words": words,
+        "choices": [
+            {"payload": json.dumps(c["action"], separators=(",", ":")), "text": c["text"]}
+            for c in choices
+        ],
+        "refusal": refusal,
+        "page_title": _("Plan my next turn"),
+    }
+    return render(request, "plans/plan.html", context, status=status)

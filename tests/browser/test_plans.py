@@ -1,0 +1,54 @@
+"""Planning in a real browser: the waiting player takes steps in the sandbox, keeps the plan,
+and after the opponent's turn the planning page says what the plan played and why it stopped,
+on desktop and phone, in English and German."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.play import store_step
+from games.rules import moves
+from plans.models import PlanOutcome
+from tests.browser.helpers import screenshot, started_game, user
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+KEEP = {"en": "Keep as my plan", "de": "Als meinen Plan speichern"}
+DID = {"en": "What your last plan did", "de": "Was dein letzter Plan getan hat"}
+
+
+def bot_turn(game) -> None:
+    game.refresh_from_db()
+    seat, rng = game.acting_seat, random.Random(3)
+    while game.acting_seat == seat and not game.is_finished:
+        store_step(game, seat, moves.bot_step(game.engine, game.load_state(), "standard", rng))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_it_plans_a_turn_and_tells_what_the_plan_did(new_page, language, phone):
+    anna, ben = user("anna"), user("ben")
+    game = started_game(anna, ben, seed=31)
+    waiting = anna if game.seats.get(user=anna).number != game.acting_seat else ben
+    page = new_page(phone=phone, user=waiting, language=language)
+    page.goto(f"/games/{game.pk}/plan/")
+    for _ in range(3):
+        offers = page.locator('button[name="add"]')
+        if not offers.count():
+            break
+        offers.first.click()
+        page.wait_for_load_state()
+    name = f"plans-{language}-{'phone' if phone else 'desktop'}"
+    screenshot(page, f"{name}-planning")
+    page.get_by_role("button", name=KEEP[language]).click()
+    page.wait_for_load_state()
+    screenshot(page, f"{name}-kept")
+    bot_turn(game)
+    outcome = PlanOutcome.objects.get(game=game)
+    page.goto(f"/games/{game.pk}/plan/")
+    assert page.get_by_role("heading", name=DID[language]).is_visible()
+    for line in outcome.played:
+        assert page.get_by_text(line).first.is_visible()
+    screenshot(page, f"{name}-{'played' if outcome.in_full else 'stopped'}")
