@@ -29,6 +29,13 @@ def _my_seat(game: Game, user: Any) -> Seat:
     return mine
 
 
+def _my_number(game: Game, user: Any) -> int:
+    """The user's seat number in the game (their seat is checked as _my_seat does)."""
+    number = _my_seat(game, user).number
+    assert number is not None  # _my_seat refuses a seat without a number
+    return number
+
+
 def _game(game_id: int, *, lock: bool = False) -> Game:
     games = Game.objects.select_for_update() if lock else Game.objects
     game = games.filter(pk=game_id).first()
@@ -104,22 +111,20 @@ def drop_plan(game_id: int, user: Any) -> bool:
     """Drop the user's plan of the game; whether there was one."""
     with transaction.atomic():
         game = _game(game_id, lock=True)
-        mine = _my_seat(game, user)
-        deleted, _rows = Plan.objects.filter(game=game, seat=mine.number, user=user).delete()
+        number = _my_number(game, user)
+        deleted, _rows = Plan.objects.filter(game=game, seat=number, user=user).delete()
     return bool(deleted)
 
 
 def plan_of(game_id: int, user: Any) -> Plan | None:
     """The user's plan of the game, if any (for its owner only)."""
-    mine = _my_seat(_game(game_id), user)
-    return Plan.objects.filter(game_id=game_id, seat=mine.number, user=user).first()
+    number = _my_number(_game(game_id), user)
+    return Plan.objects.filter(game_id=game_id, seat=number, user=user).first()
 
 
 def last_outcome(game_id: int, user: Any) -> PlanOutcome | None:
     """What the user's last plan in the game did (for its owner only)."""
-    mine = _my_seat(_game(game_id), user)
+    number = _my_number(_game(game_id), user)
     return (
-        PlanOutcome.objects.filter(game_id=game_id, seat=mine.number, user=user)
-        .order_by("-pk")
-        .first()
+        PlanOutcome.objects.filter(game_id=game_id, seat=number, user=user).order_by("-pk").first()
     )
