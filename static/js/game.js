@@ -125,47 +125,60 @@
     live = false;
     wasDown = true;
   });
-  // The player's own move: its stream event often arrives while the move's answer is still on
-  // its way, and the poller (still holding the old version) would then fetch the whole page
-  // again and swap the panel a second time, under a click already aimed at it. So an event
-  // that arrives while one of the page's own requests is in flight waits for it to finish,
-  // then asks with the version that answer brought: unchanged (nothing else happened), it
-  // swaps nothing.
+  // One redraw per own move: the mover's own event often arrives while the answer to their
+  // move is still on its way (or just swapped in). An event whose version the page already
+  // shows asks for nothing; one that comes while another request of the page is in flight
+  // waits for it, then asks only if the page is still behind.
   var inFlight = 0;
-  var deferred = false;
+  var waiting = null;
 
-  function fromPoller(detail) {
-    return detail.elt && detail.elt.id === "poller";
+  function shown() {
+    var poller = document.getElementById("poller");
+    return poller ? parseInt(poller.dataset.version, 10) : NaN;
+  }
+
+  function eventVersion(triggering) {
+    var message = triggering && triggering.detail;
+    if (!message || typeof message.data !== "string") return NaN;
+    try {
+      return parseInt(JSON.parse(message.data).version, 10);
+    } catch (error) {
+      return NaN;
+    }
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var detail = event.detail || {};
-    if (!detail.elt || !fromPoller(detail)) return;
+    if (!detail.elt || detail.elt.id !== "poller") return;
     var triggering = detail.requestConfig && detail.requestConfig.triggeringEvent;
-    if (triggering) {
-      // An event (the stream's, or a refresh), not the timer.
-      if (inFlight > 0 && /^sse:/.test(triggering.type || "")) {
-        deferred = true;
+    if (triggering && triggering.type && triggering.type.indexOf("sse:") === 0) {
+      var version = eventVersion(triggering);
+      if (version <= shown()) {
+        event.preventDefault();
+      } else if (inFlight > 0 && !isNaN(version)) {
+        waiting = Math.max(waiting || 0, version);
         event.preventDefault();
       }
       return;
     }
-    if (!live) return;
+    if (!live || triggering) return; // an event, not the timer
     skipped += 1;
     if (skipped % 12 !== 0) event.preventDefault();
   });
   document.addEventListener("htmx:beforeSend", function (event) {
-    var detail = event.detail || {};
-    if (detail.elt && !fromPoller(detail)) inFlight += 1;
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id !== "poller" && !(elt.closest && elt.closest("#notes"))) inFlight += 1;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    var detail = event.detail || {};
-    if (!detail.elt || fromPoller(detail) || inFlight === 0) return;
-    inFlight -= 1;
-    if (inFlight === 0 && deferred) {
-      deferred = false;
-      // After the answer's swap has settled (the new poller carries the new version).
-      window.setTimeout(poll, 0);
-    }
+    var elt = event.detail && event.detail.elt;
+    if (!elt || elt.id === "poller" || (elt.closest && elt.closest("#notes"))) return;
+    inFlight = Math.max(0, inFlight - 1);
+    if (inFlight > 0 || waiting === null) return;
+    var version = waiting;
+    waiting = null;
+    // After the answer has been swapped in: is the page still behind the event?
+    window.setTimeout(function () {
+      if (!(version <= shown())) poll();
+    }, 100);
   });
 })();
