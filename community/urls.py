@@ -9,8 +9,8 @@ app_name = "community"
 urlpatterns = [
     path("friends/", views.friends, name="friends"),
     path("games/<int:pk>/requirements/", views.requirements, name="requirements"),
-    path("players/<str:name>/follow/", views.follow, name="follow"),
-    path("players/<str:name>/unfollow/", views.unfollow, name="unfollow"),
-    path("players/<str:name>/block/", views.block, name="block"),
-    path("players/<str:name>/unblock/", views.unblock, name="unblock"),
+    path("players/<name:name>/follow/", views.follow, name="follow"),
+    path("players/<name:name>/unfollow/", views.unfollow, name="unfollow"),
+    path("players/<name:name>/block/", views.block, name="block"),
+    path("players/<name:name>/unblock/", views.unblock, name="unblock"),
 ]

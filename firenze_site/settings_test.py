@@ -15,6 +15,10 @@ from .settings import ACCOUNT_RATE_LIMITS, DATABASES  # noqa: E402
 # Tests play whole games in seconds: far past a person's pace. The limits tests put the
 # production rates back (tests/web/test_limits.py).
 ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "move": "100000/m/user"}
+# Likewise a test player may sit at far more tables than a person could keep up with; the cap's
+# own tests set their numbers (tests/web/test_community.py).
+ACTIVE_GAMES_BASE = 10_000
+ACTIVE_GAMES_MOST = 10_000
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -228,8 +228,7 @@ class Presentation(Protocol):
 @dataclass(frozen=True)
 class ChangesSince:
     """What happened since a seat last acted, as the game page shows it at the top: `for_you`
-    (what affected that player: a card they could have taken gone, a commission they built
-    toward fulfilled by someone else, their store hit) before `others` (one line per other
+    (what affected that player, in the engine's judgement) before `others` (one line per other
     player's moves), in the reader's language; `marks` is the engine's own picture of what to
     mark on its board (its page parts read it) until the player acts."""
 

@@ -59,7 +59,7 @@ def test_it_names_the_processes_that_have_not_reported_for_a_minute(client, capl
 
 
 def test_it_expects_a_worker_on_every_queue_tasks_are_routed_to():
-    assert heartbeats.names() == ["beat", "worker:celery", "worker:bots"]
+    assert heartbeats.names() == ["beat", "worker:celery", "worker:bots", "worker:pages"]
 
 
 def test_it_fails_while_a_migration_is_not_applied(client):

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.utils.functional import Promise
-from django.utils.translation import npgettext, pgettext_lazy
+from django.utils.translation import npgettext, pgettext, pgettext_lazy
+
+from games.rules.firenze.rules.cards import CARDS
 
 COLOUR_NAMES: dict[str, Promise] = {
     "white": pgettext_lazy("brick colour", "white"),
@@ -74,41 +76,11 @@ def card_kind(key: str) -> str:
 
 
 # The engine names cards by their English names (the keys of firenze.rules.cards.CARDS, kept in
-# stored logs); players read them in their language.
-CARD_NAMES: dict[str, Promise] = {
-    "Botch": pgettext_lazy("card name", "Botch"),
-    "Collapse": pgettext_lazy("card name", "Collapse"),
-    "Flood": pgettext_lazy("card name", "Flood"),
-    "Luxury Tax": pgettext_lazy("card name", "Luxury Tax"),
-    "Renaissance": pgettext_lazy("card name", "Renaissance"),
-    "Storehouse Fire": pgettext_lazy("card name", "Storehouse Fire"),
-    "Tribute": pgettext_lazy("card name", "Tribute"),
-    "Alchemist": pgettext_lazy("card name", "Alchemist"),
-    "Architect": pgettext_lazy("card name", "Architect"),
-    "Mason": pgettext_lazy("card name", "Mason"),
-    "Patrician": pgettext_lazy("card name", "Patrician"),
-    "Princess": pgettext_lazy("card name", "Princess"),
-    "Saboteur": pgettext_lazy("card name", "Saboteur"),
-    "Smuggler": pgettext_lazy("card name", "Smuggler"),
-    "Wholesaler": pgettext_lazy("card name", "Wholesaler"),
-    "Disgrace": pgettext_lazy("card name", "Disgrace"),
-    "Fame": pgettext_lazy("card name", "Fame"),
-    "Monument": pgettext_lazy("card name", "Monument"),
-    "Recognition": pgettext_lazy("card name", "Recognition"),
-    "Scandal": pgettext_lazy("card name", "Scandal"),
-    "Bridge": pgettext_lazy("card name", "Bridge"),
-    "Warehouse": pgettext_lazy("card name", "Warehouse"),
-    "Workshop": pgettext_lazy("card name", "Workshop"),
-    "Campanile": pgettext_lazy("card name", "Campanile"),
-    "Major Privilege": pgettext_lazy("card name", "Major Privilege"),
-    "Minor Privilege": pgettext_lazy("card name", "Minor Privilege"),
-    "Privilege": pgettext_lazy("card name", "Privilege"),
-}
-
-
+# stored logs, marked there with their context for `make messages`); players read them in their
+# language.
 def card_name(key: str) -> str:
     """A card's name in the active language (the key itself if it is not a card)."""
-    return _named(CARD_NAMES, key)
+    return pgettext("card name", key) if key in CARDS else key
 
 
 def card_names(keys: list[str] | tuple[str, ...]) -> str:

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 from . import event_effects
 from .data import ALL_PHASES, BUILDING, CELEBRATION, CHURCH, EVENT, PERSONNEL
 from .words import gettext_noop as _  # marks the English for `make messages`; the web translates
+from .words import pgettext  # marks a card's name, with its context, the same way
 
 S = dict[str, Any]
 
@@ -118,7 +119,7 @@ def _decide(kind: str, card: str) -> Callable[[S], None]:
 
 
 CARDS: dict[str, Card] = {
-    "Botch": Event(
+    pgettext("card name", "Botch"): Event(
         count=1,
         text=_("Event. Choose one of your towers; one brick of it goes to the pouch."),
         help=_(
@@ -128,7 +129,7 @@ CARDS: dict[str, Card] = {
         worth=-0.5,
         handler=event_effects.ask_for_tower,
     ),
-    "Collapse": Event(
+    pgettext("card name", "Collapse"): Event(
         count=1,
         text=_("Event. Tear down one of your towers completely; all its bricks go to the pouch."),
         help=_(
@@ -138,7 +139,7 @@ CARDS: dict[str, Card] = {
         worth=-1.5,
         handler=event_effects.ask_for_tower,
     ),
-    "Flood": Event(
+    pgettext("card name", "Flood"): Event(
         count=1,
         text=_(
             "Event, all players. Each puts a third (rounded up) of their storehouse into the pouch."
@@ -151,7 +152,7 @@ CARDS: dict[str, Card] = {
         worth=-1.5,
         handler=event_effects.flood,
     ),
-    "Luxury Tax": Event(
+    pgettext("card name", "Luxury Tax"): Event(
         count=1,
         text=_(
             "Event, all players. Pay 2 bricks for every tower of 5 or more levels; a tower "
@@ -167,7 +168,7 @@ CARDS: dict[str, Card] = {
         worth=-0.5,
         handler=event_effects.luxury_tax_all,
     ),
-    "Renaissance": Event(
+    pgettext("card name", "Renaissance"): Event(
         count=1,
         text=_("Event. Shuffle the deck, the discard pile and this card into a new deck."),
         help=_(
@@ -177,7 +178,7 @@ CARDS: dict[str, Card] = {
         worth=0.0,
         handler=event_effects.renaissance,
     ),
-    "Storehouse Fire": Event(
+    pgettext("card name", "Storehouse Fire"): Event(
         count=2,
         text=_("Event. Put 3 bricks of your choice from your storehouse into the pouch."),
         help=_(
@@ -187,7 +188,7 @@ CARDS: dict[str, Card] = {
         worth=-2.0,
         handler=event_effects.storehouse_fire,
     ),
-    "Tribute": Event(
+    pgettext("card name", "Tribute"): Event(
         count=2,
         text=_(
             "Event, all players. Pay 1 brick of the tower's colour for every tower; a tower "
@@ -202,7 +203,7 @@ CARDS: dict[str, Card] = {
         worth=-1.0,
         handler=event_effects.tribute_all,
     ),
-    "Alchemist": Personnel(
+    pgettext("card name", "Alchemist"): Personnel(
         count=4,
         text=_("Swap one brick from your storehouse for any brick in the pouch."),
         help=_(
@@ -215,7 +216,7 @@ CARDS: dict[str, Card] = {
         has_effect=lambda s: sum(_mine(s)["store"]) > 0,
         effect=_decide("alchemist_give", "Alchemist"),
     ),
-    "Architect": Personnel(
+    pgettext("card name", "Architect"): Personnel(
         count=3,
         text=_("Fulfil phase: count one tower as one level taller or shorter this turn."),
         help=_(
@@ -228,7 +229,7 @@ CARDS: dict[str, Card] = {
         has_effect=_always,
         effect=_flag("architect", 1),
     ),
-    "Mason": Personnel(
+    pgettext("card name", "Mason"): Personnel(
         count=3,
         text=_("Build phase: pay 3 bricks less construction cost this turn (4 with a Workshop)."),
         help=_(
@@ -241,7 +242,7 @@ CARDS: dict[str, Card] = {
         has_effect=_always,
         effect=_flag("mason", True),
     ),
-    "Patrician": Personnel(
+    pgettext("card name", "Patrician"): Personnel(
         count=3,
         text=_("Cancel the event you just chose, or discard one card from your hand."),
         help=_(
@@ -253,7 +254,7 @@ CARDS: dict[str, Card] = {
         has_effect=lambda s: len(_mine(s)["hand"]) > 1,
         effect=_decide("patrician", "Patrician"),
     ),
-    "Princess": Personnel(
+    pgettext("card name", "Princess"): Personnel(
         count=2,
         text=_("Choose phase: pay no card cost this turn."),
         help=_(
@@ -264,7 +265,7 @@ CARDS: dict[str, Card] = {
         has_effect=_always,
         effect=_flag("princess", True),
     ),
-    "Saboteur": Personnel(
+    pgettext("card name", "Saboteur"): Personnel(
         count=1,
         text=_("Take one brick from another player's tower and put it into the pouch."),
         help=_("Take one brick from another player's tower and put it into the pouch."),
@@ -273,7 +274,7 @@ CARDS: dict[str, Card] = {
         has_effect=lambda s: any(p["towers"] for p in _others(s)),
         effect=_decide("saboteur", "Saboteur"),
     ),
-    "Smuggler": Personnel(
+    pgettext("card name", "Smuggler"): Personnel(
         count=3,
         text=_("Swap one brick from your storehouse with one from another player's storehouse."),
         help=_(
@@ -287,7 +288,7 @@ CARDS: dict[str, Card] = {
         ),
         effect=_decide("smuggler_take", "Smuggler"),
     ),
-    "Wholesaler": Personnel(
+    pgettext("card name", "Wholesaler"): Personnel(
         count=2,
         text=_(
             "Choose or exchange phase: return a row card's bricks to the pouch and draw as "
@@ -302,7 +303,7 @@ CARDS: dict[str, Card] = {
         has_effect=lambda s: any(sum(r["bricks"]) for r in s["row"]),
         effect=_decide("wholesaler", "Wholesaler"),
     ),
-    "Disgrace": Celebration(
+    pgettext("card name", "Disgrace"): Celebration(
         count=2,
         text=_("Celebration: -2 PP in the final scoring."),
         help=_(
@@ -312,14 +313,14 @@ CARDS: dict[str, Card] = {
         worth=-2.0,
         final_pp=-2,
     ),
-    "Fame": Celebration(
+    pgettext("card name", "Fame"): Celebration(
         count=2,
         text=_("Celebration: +3 PP in the final scoring."),
         help=_("+3 PP in the final scoring."),
         worth=3.0,
         final_pp=3,
     ),
-    "Monument": Celebration(
+    pgettext("card name", "Monument"): Celebration(
         count=2,
         text=_(
             "Celebration: goes to the player with the tallest tower; +3 PP in the final scoring."
@@ -333,39 +334,39 @@ CARDS: dict[str, Card] = {
         worth=1.5,
         final_pp=3,
     ),
-    "Recognition": Celebration(
+    pgettext("card name", "Recognition"): Celebration(
         count=2,
         text=_("Celebration: +1 PP per commission of level 3 or 4 you fulfilled."),
         help=_("In the final scoring, +1 PP for each commission of level 3 or 4 you fulfilled."),
         worth=1.5,
         final_pp=None,
     ),
-    "Scandal": Celebration(
+    pgettext("card name", "Scandal"): Celebration(
         count=2,
         text=_("Celebration: -3 PP in the final scoring."),
         help=_("-3 PP in the final scoring. Only a Patrician gets rid of it."),
         worth=-3.0,
         final_pp=-3,
     ),
-    "Bridge": Building(
+    pgettext("card name", "Bridge"): Building(
         count=1,
         text=_("Building: exchange 2 bricks for 1 instead of 3 for 1."),
         help=_("Your exchange costs 2 bricks instead of 3 (still one exchange a turn)."),
         worth=1.0,
     ),
-    "Warehouse": Building(
+    pgettext("card name", "Warehouse"): Building(
         count=3,
         text=_("Building: keep up to 15 bricks and any number of cards."),
         help=_("Your storehouse holds 15 bricks instead of 10, and you have no card limit."),
         worth=2.0,
     ),
-    "Workshop": Building(
+    pgettext("card name", "Workshop"): Building(
         count=4,
         text=_("Building: pay 1 brick less construction cost."),
         help=_("Your construction cost is 1 brick lower every turn."),
         worth=3.0,
     ),
-    "Campanile": Church(
+    pgettext("card name", "Campanile"): Church(
         count=1,
         text=_(
             "Church: every player must first build a white bell tower of exactly 3 levels and "
@@ -382,7 +383,7 @@ CARDS: dict[str, Card] = {
         ),
         worth=-1.0,
     ),
-    "Major Privilege": Church(
+    pgettext("card name", "Major Privilege"): Church(
         count=1,
         text=_("Church: +4 PP to the first player to fulfil a commission of 7 levels."),
         help=_(
@@ -392,14 +393,14 @@ CARDS: dict[str, Card] = {
         worth=0.5,
         privilege=(7, 4),
     ),
-    "Minor Privilege": Church(
+    pgettext("card name", "Minor Privilege"): Church(
         count=1,
         text=_("Church: +2 PP to the first player to fulfil a commission of 5 levels."),
         help=_("+2 PP to the first player to fulfil a commission of exactly 5 levels."),
         worth=0.5,
         privilege=(5, 2),
     ),
-    "Privilege": Church(
+    pgettext("card name", "Privilege"): Church(
         count=1,
         text=_("Church: +3 PP to the first player to fulfil a commission of 6 levels."),
         help=_("+3 PP to the first player to fulfil a commission of exactly 6 levels."),
