@@ -469,7 +469,7 @@ CORE = {
     "tournaments/<int:pk>/leave/", "tournaments/<int:pk>/withdraw/",
     "tournaments/<int:pk>/cancel/", "tournaments/<int:pk>/start/",
     "tournaments/<int:pk>/feature/", "tournaments/seasons/join/", "tournaments/seasons/leave/",
-    "community/games/<int:pk>/requirements/", "community/players/<str:name>/follow/",
-    "community/players/<str:name>/unfollow/", "community/players/<str:name>/block/",
-    "community/players/<str:name>/unblock/",
+    "community/games/<int:pk>/requirements/", "community/players/<name:name>/follow/",
+    "community/players/<name:name>/unfollow/", "community/players/<name:name>/block/",
+    "community/players/<name:name>/unblock/",
 }  # fmt: skip
