@@ -333,9 +333,11 @@ class Faults:
     errors: list[str] = field(default_factory=list)
 
 
-def fault_sequence(cluster: Cluster, record: Record, faults: Faults, calm: float, say) -> None:
+def fault_sequence(
+    cluster: Cluster, record: Record, faults: Faults, calm: float, say, clients: list[StreamClient]
+) -> None:
     try:
-        _faults(cluster, record, faults, calm, say)
+        _faults(cluster, record, faults, calm, say, clients)
     except Exception as exc:  # reported, never hidden
         faults.errors.append(f"{type(exc).__name__}: {exc}")
     finally:
@@ -347,8 +349,15 @@ def _window(faults: Faults, name: str, start: float) -> None:
     faults.windows[name] = (start, time.monotonic())
 
 
-def _faults(cluster: Cluster, record: Record, faults: Faults, calm: float, say) -> None:
+def _faults(
+    cluster: Cluster, record: Record, faults: Faults, calm: float, say, clients: list[StreamClient]
+) -> None:
     time.sleep(calm)
+    # The cut tests the streams' failover too: players open their streams only once their game
+    # has started, so wait (a minute at most) until one is served by web1 before cutting it.
+    give_up = time.monotonic() + 60
+    while time.monotonic() < give_up and not any(c.nodes[-1:] == ["web1"] for c in clients):
+        time.sleep(0.5)
     record.faults_on = True
     say("cluster: cutting web node 1's link")
     start = time.monotonic()
@@ -706,7 +715,7 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     say(f"cluster: {plan.games} games, {plan.concurrency} at a time, through HAProxy; faults "
         f"after {plan.calm_seconds:.0f} s")  # fmt: skip
     sequence = threading.Thread(target=fault_sequence, args=(cluster, record, faults,
-                                plan.calm_seconds, say), daemon=True)  # fmt: skip
+                                plan.calm_seconds, say, clients), daemon=True)  # fmt: skip
     started = time.monotonic()
     sequence.start()
     with ThreadPoolExecutor(max_workers=plan.concurrency) as players:
