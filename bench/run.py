@@ -49,6 +49,10 @@ def main() -> None:
     subprocess.run([sys.executable, "-m", "bench.notify_bench"], cwd=ROOT, check=True)
     # Live streams against the poll, 2,000 idle streams, an API move against the page's.
     subprocess.run([sys.executable, "-m", "bench.live_bench"], cwd=ROOT, check=True)
+    # Emails under a 50-game load of bot games: the queues and the email delay (issue 27).
+    subprocess.run([sys.executable, "-m", "bench.mail_load_bench"], cwd=ROOT, check=True)
+    # make run itself: an invitation email, a tournament's next round and its end.
+    subprocess.run([sys.executable, "-m", "bench.dev_run_bench"], cwd=ROOT, check=True)
     # /healthz while webhook tests drip: no outgoing request holds a web worker.
     subprocess.run([sys.executable, "-m", "bench.drip_bench"], cwd=ROOT, check=True)
 

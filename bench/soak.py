@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -89,10 +90,16 @@ class Plan:
     calm_seconds: float = 60.0  # without faults first: the latency to compare with
     fault_every: float = 4.0
     max_faults: int | None = None  # None: until the games are over
+    faults: bool = True  # False: the throughput mode, no fault at all (--no-faults)
     web_workers: int = 4
     celery_workers: int = 2
     stuck_after: float = 60.0  # NOTIFICATIONS_STUCK_AFTER_SECONDS of the stack
     settle_timeout: float = 300.0  # for the last games and emails after the play
+
+
+# The throughput mode (docs/capacity.md): people's games only, no faults, nobody pausing, every
+# game resigned after 10 to 40 moves; the harness's players move as fast as the site answers.
+THROUGHPUT = Plan(games=50, played_out_every=0, absent_every=0, pause_every=0, faults=False)
 
 
 @dataclass
@@ -106,6 +113,7 @@ class Attempt:
     status: int | None
     ms: float
     faulted: bool
+    at: float = 0.0  # time.monotonic() of the answer
 
 
 @dataclass
@@ -120,6 +128,7 @@ class Record:
     restarts: Counter[str] = field(default_factory=Counter)  # processes that exited by themselves
     processes: threading.Lock = field(default_factory=threading.Lock)  # the stack's process list
     games: dict[int, str] = field(default_factory=dict)  # game id -> how it ended
+    ended: list[float] = field(default_factory=list)  # time.monotonic() each game was over
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def request(self, status: int | None) -> None:
@@ -200,7 +209,16 @@ def _play_game(base: str, table: Table, record: Record, deadline: float) -> None
         status, _, ms = http(base, f"/games/{game_id}/move/", session, record, data)
         with record.lock:
             record.attempts.append(
-                Attempt(game_id, seat.number, game.version, action, status, ms, faulted)
+                Attempt(
+                    game_id,
+                    seat.number,
+                    game.version,
+                    action,
+                    status,
+                    ms,
+                    faulted,
+                    time.monotonic(),
+                )  # fmt: skip
             )
         if status == 302:
             moves += 1
@@ -214,6 +232,7 @@ def _play_game(base: str, table: Table, record: Record, deadline: float) -> None
             ending = "played out, a seat on autopilot"
     with record.lock:
         record.games[game_id] = ending
+        record.ended.append(time.monotonic())
 
 
 def create_and_join(base: str, table: Table, record: Record, deadline: float) -> int:
@@ -363,8 +382,8 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     record = Record()
-    if plan.max_faults is None:
-        record.faults_done.set()  # faults until the end: games are resigned when due
+    if plan.max_faults is None or not plan.faults:
+        record.faults_done.set()  # faults until the end (or none): games are resigned when due
     with contextlib.ExitStack() as cleanup:
         redis.start()
         cleanup.callback(redis.stop)
@@ -399,7 +418,8 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
         started = time.monotonic()
         faults = FaultLoop(stack, web, plan, record)
         timer = threading.Timer(plan.calm_seconds, lambda: start_faults(faults, record))
-        timer.start()
+        if plan.faults:
+            timer.start()
         deadline = started + 24 * 3600
         progress = threading.Thread(target=report_progress, args=(plan, record, say), daemon=True)
         progress.start()
@@ -413,7 +433,8 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
                 raise
         timer.cancel()
         faults.stopping.set()
-        faults.join(30)
+        if faults.is_alive():
+            faults.join(30)
         record.faults_on = False
         played = time.monotonic() - started
         say("soak: waiting for the last emails...")
@@ -495,7 +516,9 @@ def check(
     )
     restarted = ", ".join(f"{n} {name}" for name, n in sorted(record.restarts.items()))
     lines.append(
-        f"faults from {plan.calm_seconds:.0f} s on, every {plan.fault_every:g} s: "
+        "faults: none (throughput mode)"
+        if not plan.faults
+        else f"faults from {plan.calm_seconds:.0f} s on, every {plan.fault_every:g} s: "
         + ", ".join(f"{record.faults[k]} {k}" for k in FAULTS)
         + f"; exited by themselves and started again, as a supervisor would: {restarted or 0}"
     )
@@ -515,7 +538,9 @@ def check(
     if record.cut > kills:
         problems.append(f"{record.cut} requests cut off but only {kills} web workers killed")
     lines.append(latency_line(record))
-    if not plan.max_faults and not all(record.faults[k] for k in FAULTS):
+    if not plan.faults:
+        lines.append(throughput_line(record, plan))
+    elif not plan.max_faults and not all(record.faults[k] for k in FAULTS):
         problems.append("not every kind of fault happened")
     return Report(lines, problems)
 
@@ -626,16 +651,44 @@ def latency_line(record: Record) -> str:
     return f"move POST latency: without faults {figures(False)}; with faults {figures(True)}"
 
 
+def throughput_line(record: Record, plan: Plan) -> str:
+    """Moves per second while ``concurrency`` games were being played: from the first accepted
+    move until fewer games were left than that, so neither the start (games being created) nor
+    the tail (the last few games alone) dilutes it."""
+    accepted = sorted(a.at for a in record.attempts if a.status == 302)
+    ended = sorted(record.ended)
+    tail = max(0, min(len(ended) - 1, plan.games - plan.concurrency))
+    window_end = ended[tail] if ended else (accepted[-1] if accepted else 0.0)
+    inside = [at for at in accepted if at <= window_end]
+    seconds = window_end - accepted[0] if accepted else 0.0
+    rate = len(inside) / seconds if seconds > 0 else 0.0
+    times = sorted(a.ms for a in record.attempts if a.status == 302)
+    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
+    return (
+        f"throughput: {rate:.1f} moves/s with {plan.concurrency} games at once "
+        f"({len(inside)} moves in {seconds:.1f} s), move POST p95 {p95:.0f} ms, "
+        f"{plan.web_workers} web workers (earlier: 22.5 moves/s at p95 377 ms on the code of "
+        f"2026-11-23; goal: no regression beyond noise, compared side by side)"
+    )
+
+
 # --- make soak ------------------------------------------------------------------------------
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=Plan.games)
+    parser.add_argument("--games", type=int, default=None, help=f"default {Plan.games}; "
+                        f"{THROUGHPUT.games} with --no-faults")  # fmt: skip
     parser.add_argument("--concurrency", type=int, default=Plan.concurrency)
-    parser.add_argument("--played-out-every", type=int, default=Plan.played_out_every)
+    parser.add_argument("--played-out-every", type=int, default=None)
     parser.add_argument("--fault-every", type=float, default=Plan.fault_every)
     parser.add_argument("--calm-seconds", type=float, default=Plan.calm_seconds)
+    parser.add_argument(
+        "--no-faults",
+        action="store_true",
+        help="the throughput mode: no faults, no pauses, every game resigned after 10 to 40 "
+        "moves; prints moves per second and the p95 move latency",
+    )
     options = parser.parse_args()
     # Stopped from outside (Ctrl-C, a kill): the stack's processes are stopped too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -653,9 +706,17 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    plan = Plan(games=options.games, concurrency=options.concurrency,
-                played_out_every=options.played_out_every, fault_every=options.fault_every,
-                calm_seconds=options.calm_seconds)  # fmt: skip
+    base = THROUGHPUT if options.no_faults else Plan()
+    plan = dataclasses.replace(
+        base,
+        games=options.games or base.games,
+        concurrency=options.concurrency,
+        played_out_every=base.played_out_every
+        if options.played_out_every is None
+        else options.played_out_every,
+        fault_every=options.fault_every,
+        calm_seconds=options.calm_seconds,
+    )
     print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
         report = run(plan, database_url, Path(folder))
