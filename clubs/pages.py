@@ -29,6 +29,17 @@ def my_clubs(user: Any) -> list[Club]:
     return list(Club.objects.filter(memberships__user=user).order_by("name"))
 
 
+def my_invitations(user: Any) -> list[DoorEntry]:
+    """Clubs that invited the player and wait for their answer."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        DoorEntry.objects.filter(user=user, kind=DoorEntry.Kind.INVITATION)
+        .select_related("club")
+        .order_by("created")
+    )
+
+
 @dataclass(frozen=True)
 class Rung:
     place: int

@@ -39,7 +39,11 @@ def _fail(request: HtmxHttpRequest, url: str, message: str) -> HttpResponse:
 
 @require_GET
 def club_list(request: HtmxHttpRequest) -> HttpResponse:
-    context = {"clubs": pages.clubs_list(), "mine": pages.my_clubs(request.user)}
+    context = {
+        "clubs": pages.clubs_list(),
+        "mine": pages.my_clubs(request.user),
+        "invitations": pages.my_invitations(request.user),
+    }
     return render(request, "clubs/list.html", context)
 
 

@@ -88,6 +88,8 @@ def test_it_makes_a_player_ask_at_a_closed_door_and_an_admin_let_them_in(client,
 def test_it_lets_an_invited_player_in_when_they_accept(anna, ben):
     club = club_of(anna, door=Club.Door.INVITATION)
     signed_in(anna).post(reverse("clubs:invite", args=[club.slug]), {"display_name": "ben"})
+    listed = text(signed_in(ben).get(reverse("clubs:list")))
+    assert "Invitations to clubs" in listed.split("Your clubs")[0]
     page = text(signed_in(ben).get(reverse("clubs:detail", args=[club.slug])))
     assert "You are invited to this club." in page
 
@@ -429,3 +431,35 @@ def test_it_founds_a_club_through_the_form_and_refuses_a_taken_name(anna, ben):
     assert (
         signed_in(ben).post(reverse("clubs:new"), {"name": "!!!", "door": "x"}).status_code == 400
     )
+
+
+# --- what the pages cost ----------------------------------------------------------------------
+
+CLUB_PAGE_QUERIES = 15  # the club page's budget, whatever the number of members or challenges
+
+
+@pytest.mark.parametrize("page", ["detail", "members", "games"])
+def test_it_draws_a_club_page_in_the_same_few_queries_however_many_members(page, anna, ben):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    club = club_of(anna, ben)
+    browser = signed_in(anna)
+    url = reverse(f"clubs:{page}", args=[club.slug])
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert browser.get(url).status_code == 200
+        return len(captured)
+
+    queries()  # the first request of a session reads it once more
+    few = queries()
+    players = [UserFactory(username=f"member{n}") for n in range(12)]
+    for player in players:
+        membership.join(club, player)
+    for lower, upper in zip(players[3::2], players[2::2], strict=False):
+        challenges.challenge(club, lower, upper)
+    many = queries()
+
+    assert many == few
+    assert many <= CLUB_PAGE_QUERIES
