@@ -238,10 +238,10 @@ def promote(request: SignedInRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def challenge(request: SignedInRequest, slug: str) -> HttpResponse:
-    """Challenge a member above; an htmx request gets the ladder back with the answer."""
+    """Challenge a member above; an htmx request gets the ladder back with the answer, a
+    refusal included (htmx swaps only a 2xx answer)."""
     club = access.club_or_404(slug)
     form = MemberForm(request.POST)
-    status = 200
     try:
         if not form.is_valid():
             raise GameError(_("Choose a member on the ladder."))
@@ -252,7 +252,6 @@ def challenge(request: SignedInRequest, slug: str) -> HttpResponse:
         messages.success(request, challenges.challenge(club, request.user, opponent))
     except (GameError, limits.TooMany) as exc:
         messages.error(request, exc.message)
-        status = exc.status
     if request.htmx and access.may_see_inside(club, membership.membership(club, request.user)):
         context = {
             "club": club,
@@ -262,7 +261,7 @@ def challenge(request: SignedInRequest, slug: str) -> HttpResponse:
             "reach": _reach(),
             "show_messages": True,
         }
-        return render(request, "clubs/detail.html#ladder", context, status=status)
+        return render(request, "clubs/detail.html#ladder", context)
     return redirect(_club_url(club))
 
 

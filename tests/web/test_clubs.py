@@ -262,6 +262,18 @@ def test_it_answers_an_htmx_challenge_with_the_ladder(anna, ben, carla):
     assert "<html" not in page
 
 
+def test_it_answers_a_refused_htmx_challenge_with_the_ladder_and_the_reason(anna, ben, carla):
+    club = club_of(anna, ben, carla)
+
+    response = signed_in(ben).post(
+        reverse("clubs:challenge", args=[club.slug]), {"user": carla.pk}, **HTMX
+    )
+
+    assert response.status_code == 200  # htmx swaps only a 2xx answer
+    assert "You may challenge only members up to 3 places above you." in text(response)
+    assert not Challenge.objects.exists()
+
+
 def test_it_refuses_a_challenge_from_an_outsider(anna, ben, carla):
     club = club_of(anna, ben)
 
@@ -463,3 +475,34 @@ def test_it_draws_a_club_page_in_the_same_few_queries_however_many_members(page,
 
     assert many == few
     assert many <= CLUB_PAGE_QUERIES
+
+
+def test_it_lets_an_invited_player_turn_the_invitation_down(anna, ben):
+    club = club_of(anna, door=Club.Door.INVITATION)
+    membership.invite(club, anna, ben)
+
+    signed_in(ben).post(reverse("clubs:withdraw", args=[club.slug]))
+
+    assert not DoorEntry.objects.filter(club=club).exists()
+    signed_in(ben).post(reverse("clubs:join", args=[club.slug]))
+    assert membership.membership(club, ben) is None  # asked again: waits at the door
+    assert DoorEntry.objects.get(club=club, user=ben).kind == "request"
+
+
+def test_it_lets_an_admin_make_another_admin_who_can_then_remove_members(anna, ben, carla):
+    club = club_of(anna, ben, carla)
+
+    signed_in(anna).post(reverse("clubs:promote", args=[club.slug]), {"user": ben.pk})
+    signed_in(ben).post(reverse("clubs:remove", args=[club.slug]), {"user": carla.pk})
+
+    assert Membership.objects.get(club=club, user=ben).is_admin
+    assert ladder_names(club) == ["Anna", "Ben"]
+
+
+def test_it_sends_the_last_member_leaving_back_to_the_list_of_clubs(anna):
+    club = club_of(anna)
+
+    response = signed_in(anna).post(reverse("clubs:leave", args=[club.slug]))
+
+    assert response["Location"] == reverse("clubs:list")
+    assert not Club.objects.exists()
