@@ -234,7 +234,7 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         # clubs: the world's, an unknown one, random ones
         "slug": data.draw(
             st.sampled_from([*world.slugs, "no-such-club", "new"])
-            | st.from_regex(r"[-\w]{1,30}", fullmatch=True)
+            | st.from_regex(r"[-a-zA-Z0-9_]{1,30}", fullmatch=True)
         ),
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
