@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -162,9 +163,11 @@ def game_ended(game: Game, state: Any) -> None:
 
 
 def due(now: datetime | None = None) -> list[int]:
+    """Waiting challenges a week old, and those whose game its challenger cancelled."""
     cutoff = (now or timezone.now()) - timedelta(days=settings.CLUB_CHALLENGE_DAYS)
     return list(
-        Challenge.objects.filter(status=Challenge.Status.WAITING, created__lte=cutoff)
+        Challenge.objects.filter(status=Challenge.Status.WAITING)
+        .filter(Q(created__lte=cutoff) | Q(game__status=Game.Status.CANCELLED))
         .order_by("created")
         .values_list("pk", flat=True)[:500]
     )
@@ -172,7 +175,8 @@ def due(now: datetime | None = None) -> list[int]:
 
 def expire(challenge_id: int, now: datetime | None = None) -> bool:
     """Settle one unanswered challenge: the challenger takes the place, the game is cancelled.
-    Idempotent: a challenge answered, settled or not yet due is left as it is."""
+    One whose game the challenger cancelled ends without a move. Idempotent: a challenge
+    answered, settled or not yet due is left as it is."""
     now = now or timezone.now()
     club_id = Challenge.objects.filter(pk=challenge_id).values_list("club_id", flat=True).first()
     if club_id is None:
@@ -180,18 +184,19 @@ def expire(challenge_id: int, now: datetime | None = None) -> bool:
     with transaction.atomic():
         club = _lock(club_id)
         challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
-        cutoff = now - timedelta(days=settings.CLUB_CHALLENGE_DAYS)
-        if challenge.status != Challenge.Status.WAITING or challenge.created > cutoff:
+        if challenge.status != Challenge.Status.WAITING:
             return False
         game = None
         if challenge.game_id is not None:
             game = Game.objects.select_for_update().filter(pk=challenge.game_id).first()
-        if game is not None and game.status != Game.Status.OPEN:
-            if game.status == Game.Status.CANCELLED:
-                challenge.status = Challenge.Status.CANCELLED
-                challenge.settled = now
-                challenge.save(update_fields=["status", "settled"])
-            return False  # answered: the game's end settles it
+        if game is not None and game.status == Game.Status.CANCELLED:
+            challenge.status = Challenge.Status.CANCELLED  # called off: nobody moves
+            challenge.settled = now
+            challenge.save(update_fields=["status", "settled"])
+            return False
+        cutoff = now - timedelta(days=settings.CLUB_CHALLENGE_DAYS)
+        if challenge.created > cutoff or (game is not None and game.status != Game.Status.OPEN):
+            return False  # not due, or answered: the game's end settles it
         if game is not None:
             game.status = Game.Status.CANCELLED
             game.save(update_fields=["status", "updated"])

@@ -323,6 +323,19 @@ def test_it_leaves_an_answered_challenge_to_its_game_after_a_week(anna, ben, car
     assert ladder_names(club) == ["Anna", "Ben", "Carla"]
 
 
+def test_it_calls_off_a_challenge_whose_game_its_challenger_cancelled(anna, ben, carla):
+    club = club_of(anna, ben, carla)
+    challenges.challenge(club, carla, ben)
+    lobby.cancel(Challenge.objects.get().game, carla)
+
+    assert expire_challenges.apply().get() == 0
+
+    assert Challenge.objects.get().status == "cancelled"
+    assert ladder_names(club) == ["Anna", "Ben", "Carla"]
+    challenges.challenge(club, carla, ben)  # free to challenge again
+    assert Challenge.objects.filter(status="waiting").count() == 1
+
+
 def test_it_runs_the_sweep_from_the_beat_with_a_time_limit(settings):
     from clubs.tasks import expire_challenges as task
 
