@@ -1,6 +1,7 @@
 """What clubs listen to (connected in ClubsConfig.ready): a ladder game starting and ending
 (games.events, inside the game's transaction; a game that is no challenge costs one indexed
-lookup), the tournaments' gate (a club's tournament admits its members only and does not
+lookup), the lobby's admission (a ladder game's seat is the challenged player's), the
+tournaments' gate (a club's tournament admits its members only and does not
 exist for outsiders of a club by invitation), and an account about to be deleted."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from django.db.models.signals import pre_delete
 from django.utils.translation import gettext as _
 
 from clubs import challenges, membership
-from clubs.models import ClubTournament, Membership
-from games import events
+from clubs.models import Challenge, ClubTournament, Membership
+from games import admission, events
 from games.models import Game
 from tournaments import gates
 
@@ -49,6 +50,19 @@ def hidden(tournament: Any, user: Any) -> bool:
     return link is not None and not link.club.is_open and not _member(link, user)
 
 
+def challenge_seat(user: Any, game: Any) -> str | None:
+    """A ladder game's free seat is the challenged player's alone (an open club's ladder
+    games are public: watched by anyone, joined by nobody else)."""
+    if game is None:
+        return None
+    challenged = (
+        Challenge.objects.filter(game_id=game.pk).values_list("challenged_id", flat=True).first()
+    )
+    if challenged is None or challenged == user.pk:
+        return None
+    return _("This game is a ladder challenge: its seat is kept for the player challenged.")
+
+
 def account_deleted(sender: Any, *, instance: Any, **kw: Any) -> None:
     membership.account_going(instance)
 
@@ -57,4 +71,5 @@ def connect() -> None:
     events.game_started.connect(game_started, sender=Game, dispatch_uid="clubs.game_started")
     events.game_over.connect(game_over, sender=Game, dispatch_uid="clubs.game_over")
     gates.register("clubs", signup=signup_refusal, hidden=hidden)
+    admission.register("clubs.challenges", challenge_seat)
     pre_delete.connect(account_deleted, sender=settings.AUTH_USER_MODEL, dispatch_uid="clubs.user")

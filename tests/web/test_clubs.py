@@ -225,6 +225,20 @@ def test_it_gives_the_challenger_who_wins_the_higher_place(anna, ben, carla, dar
     assert ladder_names(club) == ["Anna", "Dario", "Ben", "Carla"]
 
 
+def test_it_keeps_a_ladder_games_seat_for_the_challenged(anna, ben, carla, dario):
+    club = club_of(anna, ben, carla)
+    challenges.challenge(club, carla, ben)
+    game = Challenge.objects.get().game
+    assert game.is_public  # an open club's ladder games are watched by anyone
+
+    with pytest.raises(NotAllowed, match="ladder challenge"):
+        lobby.join(game, dario)
+
+    lobby.join(game, ben)
+    game.refresh_from_db()
+    assert game.is_active
+
+
 def test_it_moves_nobody_when_the_challenged_wins(anna, ben, carla, dario):
     club = club_of(anna, ben, carla, dario)
     challenges.challenge(club, dario, ben)
