@@ -11,7 +11,8 @@ same label; a forming game the player created is cancelled and their seat in one
 is freed. Then the user row is deleted, and with it (by cascade) their email addresses,
 outbox rows (no email goes out any more), sign-in links, absences, invitations, notification
 preferences, webhook and push devices, follows, blocks and reliability; their chat messages
-are blanked and marked deleted.
+are blanked and marked deleted. They leave their clubs first (clubs/receivers.py, on the
+user's pre_delete): a club left without an admin gets one, a club left empty ends.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ def export(user: Any) -> dict[str, Any]:
             for t in user.login_tokens.order_by("created")
         ],
         **_community(user),
+        **_clubs(user),
     }
 
 
@@ -121,6 +123,34 @@ def _community(user: Any) -> dict[str, Any]:
             "turns_on_time": figures.turns_on_time,
             "median_seconds_to_move": figures.median_seconds,
         },
+    }
+
+
+def _clubs(user: Any) -> dict[str, Any]:
+    """The player's clubs (role and ladder rung), their requests and invitations at clubs'
+    doors, and the ladder challenges they made or received (clubs/models.py)."""
+    return {
+        "clubs": [
+            {"club": m.club.name, "role": m.role, "rung": m.rung, "joined": _when(m.joined)}
+            for m in user.club_memberships.select_related("club").order_by("joined")
+        ],
+        "club_doors": [
+            {"club": e.club.name, "kind": e.kind, "since": _when(e.created)}
+            for e in user.club_door_entries.select_related("club").order_by("created")
+        ],
+        "club_challenges": [
+            {
+                "club": c.club.name,
+                "challenger": c.challenger.public_name,
+                "challenged": c.challenged.public_name,
+                "game": c.game_id,
+                "status": c.status,
+                "created": _when(c.created),
+                "settled": _when(c.settled),
+            }
+            for related in (user.club_challenges_made, user.club_challenges_received)
+            for c in related.select_related("club", "challenger", "challenged").order_by("pk")
+        ],
     }
 
 

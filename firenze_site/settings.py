@@ -99,6 +99,7 @@ INSTALLED_APPS = [
     "tournaments",
     "plans",
     "community",
+    "clubs",
     # Readiness, metrics, request and task logs, backups (docs/operations.md).
     "ops",
 ]
@@ -286,6 +287,11 @@ ACCOUNT_RATE_LIMITS = {
     "follow": "30/h/user",
     "block": "30/h/user",
     "requirements": "30/h/user",
+    # Clubs (clubs/): founding one, joining, inviting and ladder challenges, like invitations.
+    "club_found": "5/d/user",
+    "club_join": "30/h/user",
+    "club_invite": "30/h/user",
+    "club_challenge": "30/h/user",
 }
 # Reliability (community/): with fewer ended games a player is shown as new; the turns are read
 # from the last RELIABILITY_RECENT_GAMES. A person may be in ACTIVE_GAMES_BASE games at once,
@@ -506,6 +512,14 @@ CELERY_BEAT_SCHEDULE["tournaments-tick"] = {
     "task": "tournaments.tasks.tick",
     "schedule": float(os.environ.get("TOURNAMENTS_TICK_SECONDS", "60")),
 }
+# Clubs: ladder challenges left unanswered CLUB_CHALLENGE_DAYS days are lost by the challenged.
+CELERY_BEAT_SCHEDULE["clubs-expire-challenges"] = {
+    "task": "clubs.tasks.expire_challenges",
+    "schedule": float(os.environ.get("CLUBS_SWEEP_SECONDS", "900")),
+}
+# A member may challenge anyone up to this many places above them on the club's ladder.
+CLUB_LADDER_REACH = int(os.environ.get("CLUB_LADDER_REACH", "3"))
+CLUB_CHALLENGE_DAYS = int(os.environ.get("CLUB_CHALLENGE_DAYS", "7"))
 CELERY_BEAT_SCHEDULE["notifications-purge"] = {
     "task": "notifications.tasks.purge_old_rows",
     "schedule": crontab(hour=3, minute=30),

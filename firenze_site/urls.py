@@ -34,6 +34,7 @@ urlpatterns = [
     path("players/", include("players.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("community/", include("community.urls")),
+    path("clubs/", include("clubs.urls")),
     path("", include("community.site_urls")),
     # Links in notification emails: one-click unsubscribe and the sign-in link to a game.
     path("email/", include("notifications.urls")),

@@ -21,6 +21,7 @@ from games.rules import protocol, registry
 from games.timecontrol import TimeControl
 from players import ratings
 from players.models import Rating
+from tournaments import gates
 from tournaments.models import Entry, Tournament
 
 
@@ -95,7 +96,9 @@ def _bump(tournament: Tournament) -> None:
 
 def may_see(tournament: Tournament, user: Any, token: str = "") -> bool:
     """Public tournaments, and private ones to their creator, players, staff and holders of
-    the invitation link."""
+    the invitation link; never one another app hides from them (tournaments.gates)."""
+    if gates.hidden_from(tournament, user):
+        return bool(getattr(user, "is_staff", False))
     if tournament.is_public or (token and token == tournament.invite_token):
         return True
     if not getattr(user, "is_authenticated", False):
@@ -121,6 +124,9 @@ def sign_up(tournament: Tournament, user: Any, *, token: str = "") -> Entry:
             raise NotAllowed(_("This tournament is by invitation: ask its creator for the link."))
         if tournament.entries.filter(user_id=user.pk).exists():
             raise Conflict(_("You are signed up already."))
+        refused = gates.signup_refusal(tournament, user)
+        if refused:
+            raise NotAllowed(refused)
         if tournament.entries.count() >= tournament.max_players:
             raise Conflict(
                 _("This tournament is full: %(count)s players have signed up.")

@@ -18,6 +18,7 @@ from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.utils import timezone
 
+from clubs import membership
 from games import lobby
 from games.models import Absence
 from games.rules.firenze import rules
@@ -70,13 +71,21 @@ def cast():
     lobby.invite(forming, anna, "Carla")
     finished = started_game(anna, ben, seed=77)
     fast_forward(finished)
+    club = membership.found(anna, name="Sunday Club", description="", door="invitation")
+    membership.invite(club, anna, ben)
+    membership.join(club, ben)
     now = timezone.now()
     Absence.objects.create(user=anna, starts=now + timedelta(days=9), ends=now + timedelta(days=12))
     return {
         "anna": anna,
         "ben": ben,
         "carla": carla,
-        "ids": {"playing": playing.pk, "forming": forming.pk, "finished": finished.pk},
+        "ids": {
+            "playing": playing.pk,
+            "forming": forming.pk,
+            "finished": finished.pk,
+            "club": club.slug,
+        },
         "unsubscribe": urlsplit(links.unsubscribe_url(anna, "your_turn")).path,
         "login_link": urlsplit(links.login_url(ben, finished)).path,
     }
@@ -110,6 +119,7 @@ PAGES = [
     ("login", None, "/accounts/login/"),
     ("inbox", "anna", "/inbox/"),
     ("play-against-bots", "anna", "/games/bots/"),
+    ("club", "ben", "/clubs/{club}/"),
 ]
 
 

@@ -38,6 +38,7 @@ from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clubs import membership
 from games import lobby
 from games.forms import ResignForm
 from games.models import Game, Move, Seat
@@ -77,7 +78,7 @@ FIELDS = [
     "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email",
-    "tournaments__webhook", "tournaments__push", "steps", "add", "do",
+    "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -150,6 +151,15 @@ class World:
             self.anna, name="Fuzz Cup", fmt="swiss", table_size=2, max_players=8, rounds=2,
             signup_closes=timezone.now() + timedelta(days=1),
         )  # fmt: skip
+        # Clubs (clubs/): an open one and one by invitation, Ben a member of both.
+        self.clubs = [
+            membership.found(self.anna, name="Fuzz Club", description="", door="open"),
+            membership.found(self.anna, name="Quiet Club", description="", door="invitation"),
+        ]
+        for club in self.clubs:
+            membership.invite(club, self.anna, self.ben)
+            membership.join(club, self.ben)
+        self.slugs = [club.slug for club in self.clubs]
         self.login_link = links.login_url(self.ben, self.public).rstrip("/").rsplit("/", 1)[1]
         self.ids = [
             self.public.pk, self.private.pk, self.forming.pk, self.tournament.pk, 10**12, 0,
@@ -196,7 +206,7 @@ def takes_post(route: str, world: World) -> bool:
     probe.force_login(world.anna)
     sample = {"pk": str(world.public.pk), "game_id": str(world.public.pk), "seat_id": "1",
               "token": "x", "key": "x", "uidb36": "1", "message_id": "1", "user_id": "1",
-              "device_id": "1", "token_id": "1"}  # fmt: skip
+              "device_id": "1", "token_id": "1", "slug": world.slugs[0]}  # fmt: skip
     return probe.post(fill(route, sample)).status_code != 405
 
 
@@ -220,6 +230,11 @@ def url_values(data: st.DataObject, world: World) -> dict[str, str]:
         # players followed or blocked (community/): real names, an unknown one, random ones
         "name": data.draw(
             st.sampled_from(["anna", "Ben", "carla", "nobody"]) | text.filter(_url_safe)
+        ),
+        # clubs: the world's, an unknown one, random ones
+        "slug": data.draw(
+            st.sampled_from([*world.slugs, "no-such-club", "new"])
+            | st.from_regex(r"[-a-zA-Z0-9_]{1,30}", fullmatch=True)
         ),
         # chat messages, muted players, push devices: a few real-looking ids and absurd ones
         **{
@@ -471,5 +486,9 @@ CORE = {
     "tournaments/<int:pk>/feature/", "tournaments/seasons/join/", "tournaments/seasons/leave/",
     "community/games/<int:pk>/requirements/", "community/players/<name:name>/follow/",
     "community/players/<name:name>/unfollow/", "community/players/<name:name>/block/",
-    "community/players/<name:name>/unblock/",
+    "community/players/<name:name>/unblock/", "clubs/new/", "clubs/<slug:slug>/join/",
+    "clubs/<slug:slug>/withdraw/", "clubs/<slug:slug>/leave/", "clubs/<slug:slug>/invite/",
+    "clubs/<slug:slug>/accept/", "clubs/<slug:slug>/refuse/", "clubs/<slug:slug>/remove/",
+    "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
+    "clubs/<slug:slug>/tournaments/new/",
 }  # fmt: skip
