@@ -13,12 +13,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from games.models import Game, Move, Seat
 from games.rules.protocol import Engine
 
 # Turns the game page shows; the whole log is a link away (and on the finished page).
 PAGE_TURNS = 6
+LOG_CACHE_SECONDS = 3600
 
 
 @dataclass
@@ -131,3 +136,57 @@ def resignation_notes(
             text = gettext("%(name)s resigned; a bot plays the seat from here on.") % {"name": name}
         notes.setdefault(seat.resigned_step, []).append(text)
     return notes
+
+
+@dataclass(frozen=True)
+class DrawnLog:
+    """The game page's log, drawn, and the moves the page's highlights read: those of the
+    last turns at least (every one the log shows when it was drawn just now)."""
+
+    html: str
+    moves: list[Move]
+
+
+def drawn_log(game: Game, seats: list[Seat], turn_no: int, *, whole: bool) -> DrawnLog:
+    """The log as the page shows it: the last PAGE_TURNS turns, or ``whole``. Drawn once per
+    version, time zone and language (the same for every viewer); a page that finds it drawn
+    reads only the last two turns' changes."""
+    key = _log_key(game, whole)
+    html = cache.get(key)
+    if html is not None:
+        return DrawnLog(html, _moves(game, turn_no, whole=False, last=2))
+    moves = _moves(game, turn_no, whole=whole)
+    names = [s.name for s in seats]
+    ended_early = game.ended_by_resignation
+    log = log_turns(
+        moves,
+        names,
+        [s.colour for s in seats],
+        engine=game.engine,
+        notes=resignation_notes(seats, names, ended=ended_early),
+        game_over=game.is_finished and not ended_early,
+    )
+    html = render_to_string("games/_log.html", {"log": log, "whole_log": whole, "seats": seats})
+    cache.set(key, html, LOG_CACHE_SECONDS)
+    return DrawnLog(html, moves)
+
+
+def _moves(game: Game, turn_no: int, *, whole: bool, last: int | None = None) -> list[Move]:
+    """The moves the log shows: every one (whole log), or those of the last few turns; with
+    ``last``, only those of the last ``last`` turns and without their log lines."""
+    moves = Move.objects.filter(game=game)
+    if last is not None:
+        return list(
+            moves.filter(turn__gte=turn_no - last + 1).only("seq", "turn", "seat", "changes")
+        )
+    if not whole:
+        moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
+    return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
+
+
+def _log_key(game: Game, whole: bool) -> str:
+    """The drawn log is the same for everyone at a version, but for the time zone its times
+    are written in, and the language."""
+    zone = timezone.get_current_timezone_name()
+    language = translation.get_language()
+    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"

@@ -15,26 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import since, versions
+from games import gamelog, since, versions
 from games.forms import BotLevelForm, InviteForm
-from games.gamelog import first_turn_shown, log_turns, resignation_notes
-from games.models import Game, Move, Seat
+from games.models import Game, Seat
 from games.rules import protocol, registry
 from games.rules.wording import in_sentence
+from games.seat_panel import seat_panel
 from games.standings import standings
 
-LOG_CACHE_SECONDS = 3600
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, around the engine's parts
 
 
@@ -203,31 +199,26 @@ def seen_by(
 
 
 def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool) -> dict[str, Any]:
-    names = [s.name for s in seats]
-    colours = [s.colour for s in seats]
+    """The engine's parts as the viewer's seat sees them, beside the platform's own: the log,
+    the seats' clocks and absences, and the standings once the game is over."""
     mine = viewer.seat_in(seats)
     engine = game.engine
     state = game.load_state()
-    turn_no = engine.turn_no(state)
     whole_log = whole_log or game.is_finished
-    log_key = _log_key(game, whole_log)
-    log_html = cache.get(log_key)
-    if log_html is None:
-        moves = _moves(game, turn_no, whole=whole_log)
-    else:  # the log is drawn already: only the last turns' changes, for the highlights
-        moves = _moves(game, turn_no, whole=False, last=2)
+    log = gamelog.drawn_log(game, seats, engine.turn_no(state), whole=whole_log)
     since_view, since_turn = (
         since.last_action_view(game, mine.number)
         if mine and mine.number is not None and game.is_active
         else (None, None)
     )
+    names = [s.name for s in seats]
     seen = seen_by(
         engine,
         state,
         mine.number if mine else None,
         names=names,
-        colours=colours,
-        moves=moves,
+        colours=[s.colour for s in seats],
+        moves=log.moves,
         live=game.is_active,
         since_view=since_view,
         since_turn=since_turn,
@@ -237,78 +228,19 @@ def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool
         changes = engine.changes_since(since_view, seen.view, mine.number, names)
         context["since"] = changes if changes.any else None
         context["since_turn"] = since_turn
-    context["whole_log"] = whole_log
-    if log_html is None:
-        ended_early = game.ended_by_resignation
-        log = log_turns(
-            moves,
-            names,
-            colours,
-            engine=engine,
-            notes=resignation_notes(seats, names, ended=ended_early),
-            game_over=game.is_finished and not ended_early,
-        )
-        log_html = render_to_string(
-            "games/_log.html", {"log": log, "whole_log": whole_log, "seats": seats}
-        )
-        cache.set(log_key, log_html, LOG_CACHE_SECONDS)
-    context["log_html"] = log_html
-    context["standings"] = (
-        standings(state, seats, engine, abandoned=game.ended_abandoned)
-        if game.is_finished
-        else None
-    )
-    if context["standings"] and context["final"]:  # a resigned seat never wins
-        won = {row.seat for row in context["standings"] if row.winner}
-        for number, entry in enumerate(context["final"]):
-            entry["winner"] = number in won
-    context["resigned_names"] = [s.name for s in seats if s.has_resigned]
-    clocks = game.seat_clocks(seats)  # everyone's time left (bank or turn): games.models
-    context["acting_clock"] = clocks.get(game.acting_seat) if game.acting_seat is not None else None
-    for player, seat in zip(context["players"], seats, strict=True):
-        player["clock"] = clocks.get(seat.number) if seat.number is not None else None
-        player["away_until"] = _last_day(_away_until(seat))
-        player["resigned"] = seat.has_resigned
-        player["bot_plays"] = seat.bot_plays
-        player["is_bot"] = seat.is_bot
-    acting = next((s for s in seats if s.number == game.acting_seat), None)
-    context["acting_away_until"] = (
-        _last_day(_away_until(acting)) if acting and game.is_active else None
-    )
-    context["page_title"] = page_title(
-        game, my_turn=context["my_turn"], acting_name=context["acting_name"]
+    panel = seat_panel(game, seats)
+    context.update(
+        whole_log=whole_log,
+        log_html=log.html,
+        standings=(
+            standings(state, seats, engine, abandoned=game.ended_abandoned)
+            if game.is_finished
+            else None
+        ),
+        resigned_names=[s.name for s in seats if s.has_resigned],
+        player_rows=panel.beside(context["players"]),
+        acting_clock=panel.acting_clock,
+        acting_away_until=panel.acting_away_until,
+        page_title=page_title(game, my_turn=context["my_turn"], acting_name=context["acting_name"]),
     )
     return context
-
-
-def _moves(game: Game, turn_no: int, *, whole: bool, last: int | None = None) -> list[Move]:
-    """The moves the log shows: every one (whole log), or those of the last few turns; with
-    ``last``, only those of the last ``last`` turns and without their log lines."""
-    moves = Move.objects.filter(game=game)
-    if last is not None:
-        return list(
-            moves.filter(turn__gte=turn_no - last + 1).only("seq", "turn", "seat", "changes")
-        )
-    if not whole:
-        moves = moves.filter(turn__gte=first_turn_shown(turn_no, whole=False))
-    return list(moves.only("seq", "turn", "seat", "log", "timeout", "changes", "created"))
-
-
-def _log_key(game: Game, whole: bool) -> str:
-    """The drawn log is the same for everyone at a version, but for the time zone its times
-    are written in, and the language."""
-    zone = timezone.get_current_timezone_name()
-    language = translation.get_language()
-    return f"game-log:{game.pk}:{game.version}:{int(whole)}:{zone}:{language}"
-
-
-def _away_until(seat: Seat) -> datetime | None:
-    """When the seat's player is back, annotated by Game.seats_for_page (None: not away)."""
-    ends: datetime | None = getattr(seat, "away_until", None)
-    return ends
-
-
-def _last_day(ends: datetime | None) -> datetime | None:
-    """An absence ends at midnight of the day the player is back: its last day is the one
-    before ("away until Thursday")."""
-    return ends - timedelta(microseconds=1) if ends else None

@@ -93,6 +93,7 @@ def build(game: Game, params: Any) -> Replay:
     context.update(page.look_context(engine))
     context["board_template"] = f"{page.PAGE_TEMPLATE}#board"
     context["players_template"] = f"{page.PAGE_TEMPLATE}#players"
+    context["player_rows"] = [(player, None) for player in context["players"]]  # no clocks
     context["seats"] = seats
     replay.state, replay.context = state, context
     return replay

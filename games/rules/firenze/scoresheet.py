@@ -62,10 +62,15 @@ def ranked(final: list[dict[str, Any]], order: list[int] | None = None) -> list[
     return sorted(seats, key=lambda i: (not final[i].get("winner"), -final[i]["total"], i))
 
 
-def score_sheet(final: list[dict[str, Any]], order: list[int] | None = None) -> ScoreSheet:
+def score_sheet(
+    final: list[dict[str, Any]], order: list[int] | None = None, won: set[int] | None = None
+) -> ScoreSheet:
     """From the final scores the engine's player_view gives (one dict per seat, in seat order):
-    one column per player, in the ranking's order, so the winner's column comes first."""
+    one column per player, in the ranking's order, so the winner's column comes first.
+    ``won``: the seats the platform's standings call winners (a resigned seat never wins);
+    without it, the engine's own."""
     seats = ranked(final, order)
+    winners = [(i in won) if won is not None else bool(final[i].get("winner")) for i in seats]
     final = [final[i] for i in seats]
     in_play = [Row(str(label), [p["earned"][key] for p in final]) for key, label in IN_PLAY]
     in_play.append(Row(gettext("In play"), [p["pp_in_game"] for p in final], kind="subtotal"))
@@ -94,6 +99,6 @@ def score_sheet(final: list[dict[str, Any]], order: list[int] | None = None) -> 
         in_play=in_play,
         at_end=at_end,
         totals=[p["total"] for p in final],
-        winners=[bool(p.get("winner")) for p in final],
+        winners=winners,
         seats=seats,
     )

@@ -17,8 +17,10 @@ register = template.Library()
 
 @register.simple_tag
 def score_sheet(final: list[dict[str, Any]], standings: Any = None) -> ScoreSheet:
-    order = [row.seat for row in standings] if standings else None
-    return build_sheet(final, order)
+    if not standings:
+        return build_sheet(final)
+    won = {row.seat for row in standings if row.winner}
+    return build_sheet(final, [row.seat for row in standings], won)
 
 
 @register.filter
