@@ -41,6 +41,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import salted_hmac
 from django.utils.dateparse import parse_datetime
 
+from firenze_site import prefetch
 from games import clock, page, shown, versions
 from games.models import Absence, Game, Seat
 from games.templatetags.times import left
@@ -235,9 +236,13 @@ def serve(
     key = page_key(page.Viewer.of(request), head, partial)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
-        response = HttpResponse(status=304)
+        # The browser's copy is this version's page; what the rest of the request reads (the
+        # viewer's count, their last look: firenze_site.prefetch) in one round trip.
+        prefetch.get_many(request, [])
+        response = shown.mark(HttpResponse(status=304), (head.version, head.chat_version))
     else:
-        drawn = cache.get(_cache_key(head, key))
+        # The page, with what the rest of the request will read: one round trip.
+        drawn = prefetch.get_many(request, [_cache_key(head, key)]).get(_cache_key(head, key))
         if drawn is None:
             drawn = render_page()
             cache.set(_cache_key(head, key), drawn, TTL_SECONDS)

@@ -10,6 +10,8 @@ class InboxConfig(AppConfig):
     verbose_name = "Inbox"
 
     def ready(self) -> None:
-        from inbox import counts
+        from firenze_site import prefetch
+        from inbox import counts, middleware
 
         counts.connect()
+        prefetch.wants(middleware.wanted_keys)

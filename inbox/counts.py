@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, QuerySet
 
+from firenze_site import prefetch
 from games import events
 from games.models import Game, Seat
 
 TTL_SECONDS = 600  # a resignation or a seat taken back sends no event: counted again soon
 
 
-def _key(user_id: int) -> str:
+def key(user_id: int) -> str:
     return f"inbox-count:{user_id}"
 
 
@@ -36,16 +36,17 @@ def waiting_seats(user: Any) -> QuerySet[Seat]:
 
 
 def waiting_count(user: Any) -> int:
-    """The number in the header: from the cache, else one indexed count."""
-    found = cache.get(_key(user.pk))
+    """The number in the header: from the cache (read with the page's own read when the page
+    comes from the cache: firenze_site.prefetch), else one indexed count."""
+    found = prefetch.get(key(user.pk))
     if found is None:
         found = waiting_seats(user).count()
-        cache.set(_key(user.pk), found, TTL_SECONDS)
+        prefetch.set(key(user.pk), found, TTL_SECONDS)
     return int(found)
 
 
 def forget(user_ids: list[int]) -> None:
-    cache.delete_many([_key(pk) for pk in user_ids])
+    prefetch.delete_many([key(pk) for pk in user_ids])
 
 
 def _game_changed(sender: Any, *, game: Game, **kw: Any) -> None:

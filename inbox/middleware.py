@@ -7,8 +7,10 @@ here for the signed-in player on every response.
   if one does.
 
 The game page's ETag (games.pagecache) says nothing of these parts, so the count is added to
-every ETag here (``"…-i3"``), and taken off again from a browser's If-None-Match when it is
-still the same: a page whose count changed is drawn anew instead of answered 304.
+every ETag here (``"…-i3"``) and taken off a browser's If-None-Match before the view compares
+it; a 304 for a page whose count has changed since is answered with the page instead. The count
+and the player's last look are read together with the cached page, in one Redis round trip
+(firenze_site.prefetch: ``wanted_keys``).
 
 It also records that the player looked at a game (inbox.seen) when its page, or the answer to
 their move, is served, at the versions the response says it shows (games.shown).
@@ -17,11 +19,11 @@ their move, is served, at the versions the response says it shows (games.shown).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from firenze_site import prefetch
 from games import shown
 from inbox import counts, seen
 
@@ -35,11 +37,22 @@ class InboxMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        with prefetch.scope():
+            return self._respond(request)
+
+    def _respond(self, request: HttpRequest) -> HttpResponse:
         # The session and the user are read only when a response needs them: the version
         # poll, answered without either, stays so.
-        if request.META.get("HTTP_IF_NONE_MATCH"):
-            _strip_count(request)
+        sent_counts = _strip_count(request) if request.META.get("HTTP_IF_NONE_MATCH") else None
         response = self.get_response(request)
+        if (
+            sent_counts is not None
+            and response.status_code == 304
+            and _count_changed(request, sent_counts)
+        ):
+            # The browser's copy is the page, but its header counts other games: send it anew.
+            del request.META["HTTP_IF_NONE_MATCH"]
+            response = self.get_response(request)
         game_id = _looked_at(request, response)
         markers = _is_html(response) and b"<!--inbox:" in response.content
         if game_id is None and not markers and not response.has_header("ETag"):
@@ -47,13 +60,36 @@ class InboxMiddleware:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return response
+        waiting = counts.waiting_count(user)  # read with the page's own read (prefetch)
         if game_id is not None:
             seen.record(user, game_id, _versions_shown(response))
         if markers:
-            _fill_markers(request, response, user)
+            _fill_markers(response, waiting)
         if response.has_header("ETag"):
-            response["ETag"] = _with_count(response["ETag"], counts.waiting_count(user))
+            response["ETag"] = _with_count(response["ETag"], waiting)
         return response
+
+
+def _count_changed(request: HttpRequest, sent: set[int]) -> bool:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return False
+    return counts.waiting_count(user) not in sent
+
+
+def wanted_keys(request: HttpRequest) -> list[str]:
+    """What the middleware will read after a game page's view (firenze_site.prefetch): the
+    viewer's count, and their last look at the game."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return []
+    keys = [counts.key(user.pk)]
+    match = request.resolver_match
+    if match is not None and match.app_name == "games" and match.url_name in LOOKED:
+        pk = match.kwargs.get("pk")
+        if isinstance(pk, int):
+            keys.append(seen.key(user.pk, pk))
+    return keys
 
 
 def _looked_at(request: HttpRequest, response: HttpResponse) -> int | None:
@@ -67,9 +103,9 @@ def _looked_at(request: HttpRequest, response: HttpResponse) -> int | None:
 
 
 def _versions_shown(response: HttpResponse) -> tuple[int, int] | None:
-    """The versions the page itself was drawn at, if it has a body (a 304 shows the browser's
-    copy: the game's current versions are recorded)."""
-    if response.status_code != 200 or response.streaming:
+    """The versions the page was drawn at, or those of the browser's copy a 304 confirms
+    (None: the response does not say; the game's current versions are recorded)."""
+    if response.status_code not in (200, 304) or response.streaming:
         return None
     return shown.by(response)
 
@@ -78,15 +114,21 @@ def _with_count(etag: str, count: int) -> str:
     return f'{etag[:-1]}-i{count}"' if etag.endswith('"') else etag
 
 
-def _strip_count(request: HttpRequest) -> None:
-    """Keep the tags the browser sends that carry the player's current count, without it."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return
-    suffix = f'-i{counts.waiting_count(user)}"'
+def _strip_count(request: HttpRequest) -> set[int] | None:
+    """Take the count off the tags the browser sends, reading nothing (whether it is still the
+    player's count is asked once the view has answered); the counts they carried, if any. A
+    tag without one (a visitor's page) stays as it is."""
     tags = [tag.strip() for tag in request.META["HTTP_IF_NONE_MATCH"].split(",")]
-    kept = [tag[: -len(suffix)] + '"' for tag in tags if tag.endswith(suffix)]
+    kept, sent = [], set()
+    for tag in tags:
+        page_tag, _, count = tag.removesuffix('"').rpartition("-i")
+        if page_tag and count.isascii() and count.isdigit() and len(count) <= 9:
+            sent.add(int(count))
+            kept.append(page_tag + '"')
+        else:
+            kept.append(tag)
     request.META["HTTP_IF_NONE_MATCH"] = ", ".join(kept)
+    return sent or None
 
 
 def _is_html(response: HttpResponse) -> bool:
@@ -97,11 +139,10 @@ def _is_html(response: HttpResponse) -> bool:
     )
 
 
-def _fill_markers(request: HttpRequest, response: HttpResponse, user: Any) -> None:
+def _fill_markers(response: HttpResponse, waiting: int) -> None:
     content = response.content.decode(response.charset or "utf-8")
     if "<!--inbox:" not in content:
         return
-    waiting = counts.waiting_count(user)
     if COUNT in content:
         badge = render_to_string("inbox/_count.html", {"waiting": waiting})
         content = content.replace(COUNT, badge, 1)

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.cache import cache
 from django.utils import timezone
 
+from firenze_site import prefetch
 from games import versions
 from inbox.models import LastSeen
 
 TTL_SECONDS = 3600
 
 
-def _key(user_id: int, game_id: int) -> str:
+def key(user_id: int, game_id: int) -> str:
     return f"inbox-seen:{user_id}:{game_id}"
 
 
@@ -29,7 +29,7 @@ def record(user: Any, game_id: int, shown: tuple[int, int] | None = None) -> Non
             return
         shown = (row[0], row[1])
     seen = [shown[0], shown[1]]
-    if cache.get(_key(user.pk, game_id)) == seen:
+    if prefetch.get(key(user.pk, game_id)) == seen:
         return
     look = LastSeen(
         user=user, game_id=game_id, version=seen[0], chat_version=seen[1], seen_at=timezone.now()
@@ -41,7 +41,7 @@ def record(user: Any, game_id: int, shown: tuple[int, int] | None = None) -> Non
         unique_fields=["user", "game"],
         update_fields=["version", "chat_version", "seen_at"],
     )
-    cache.set(_key(user.pk, game_id), seen, TTL_SECONDS)
+    prefetch.set(key(user.pk, game_id), seen, TTL_SECONDS)
 
 
 def last_seen(user: Any, game_ids: list[int]) -> dict[int, tuple[int, int]]:
