@@ -51,6 +51,7 @@ packages: ## Install the Debian packages the tests need, if any is missing (root
 	@scripts/system_packages.sh
 
 bench: setup ## Print every benchmark figure (rules engine; web pages on SQLite and PostgreSQL)
+	scripts/system_packages.sh apache2-utils redis-server postgresql
 	scripts/postgres.sh start
 	BENCH_POSTGRES_URL=$$(scripts/postgres.sh url) $(BIN)/python bench/run.py; \
 		status=$$?; scripts/postgres.sh stop; exit $$status

@@ -18,10 +18,12 @@ their move, is served, at the versions the response says it shows (games.shown).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from firenze_site import prefetch
 from games import shown
@@ -140,13 +142,23 @@ def _is_html(response: HttpResponse) -> bool:
 
 
 def _fill_markers(response: HttpResponse, waiting: int) -> None:
-    content = response.content.decode(response.charset or "utf-8")
-    if "<!--inbox:" not in content:
-        return
-    if COUNT in content:
-        badge = render_to_string("inbox/_count.html", {"waiting": waiting})
-        content = content.replace(COUNT, badge, 1)
-    if NEXT in content:
-        link = render_to_string("inbox/_next.html", {"waiting": waiting})
-        content = content.replace(NEXT, link)
-    response.content = content.encode(response.charset or "utf-8")
+    """The markers filled in the page's bytes (they are ASCII, and so is what replaces
+    them but for the words, encoded as the page is)."""
+    charset = response.charset or "utf-8"
+    language = translation.get_language()
+    content = response.content
+    if COUNT.encode() in content:
+        badge = _drawn("inbox/_count.html", waiting, language).encode(charset)
+        content = content.replace(COUNT.encode(), badge, 1)
+    if NEXT.encode() in content:
+        content = content.replace(
+            NEXT.encode(), _drawn("inbox/_next.html", waiting, language).encode(charset)
+        )
+    response.content = content
+
+
+@functools.lru_cache(maxsize=256)
+def _drawn(template: str, waiting: int, language: str | None) -> str:
+    """A marker's few words for a count, drawn once per language (every page shows one)."""
+    with translation.override(language):
+        return render_to_string(template, {"waiting": waiting})
