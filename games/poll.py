@@ -35,7 +35,7 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.http import http_date
 from django_permissions_policy import PermissionsPolicyMiddleware
 
-from games import versions
+from games import presence, versions
 
 # Any id longer than this is no game (and int() of a huge string is slow, or refused).
 MAX_ID_DIGITS = 18
@@ -89,6 +89,7 @@ class PollMiddleware:
         if game_id is not None:
             response = from_cache(game_id, request.GET, versions.viewer(request))
             if response is not None:
+                presence.touch_from_poll(game_id, request.GET.get("o"))
                 return self._as_the_stack_would(request, response)
         return self.get_response(request)
 

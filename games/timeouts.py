@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import events, versions
+from games import events, presence, versions
 from games.bot_seats import seat_bot_name
 from games.clock import is_away
 from games.models import Absence, Game, Seat
@@ -118,7 +118,9 @@ def remind(game_id: int, now=None) -> bool:
         if not game.is_active or game.next_reminder_at is None or game.next_reminder_at > now:
             return False
         seat = game.seats.select_related("user").get(number=game.acting_seat)
-        if not seat.bot_plays and seat.user is not None:
+        # Not while they have the game open: this alarm is skipped, the next one still comes.
+        looking = seat.user_id is not None and presence.is_open(game.pk, seat.user_id)
+        if not seat.bot_plays and seat.user is not None and not looking:
             events.reminder_due.send(Game, game=game, seat=seat, number=game.reminder_number(now))
         game.schedule_next_reminder(now)
         game.save_clock()

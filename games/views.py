@@ -38,6 +38,7 @@ from games import (
     pagecache,
     play,
     poll,
+    presence,
     shown,
     versions,
 )
@@ -455,6 +456,7 @@ def version(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         game = Game.objects.defer("state").filter(pk=pk).first()
         if game is None or not may_see_private(request, game):
             raise Http404(_("No such game."))
+    presence.touch_from_poll(pk, request.GET.get("o"))
     return poll.answer(row, request.GET)
 
 

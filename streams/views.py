@@ -16,6 +16,7 @@ import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -32,6 +33,7 @@ from redis.exceptions import RedisError
 
 from api import limits, tokens
 from api.errors import ApiError, body
+from games import presence
 from games.access import may_see_private
 from games.models import Game
 from streams import channels, hub, metrics, publish
@@ -162,9 +164,11 @@ class _Watch:
         tags: list[str],
         counter: str,
         allowed: Callable[[], Awaitable[bool]],
+        present: Callable[[], None] | None = None,
     ) -> None:
         self.events, self.channel, self.tags = events, channel, tags
         self.counter, self.allowed = counter, allowed
+        self.present = present  # a signed-in player's game stream: the game is open (presence)
         self.queue = events.listen(channel, tags)  # before the log is read: nothing falls between
 
 
@@ -192,9 +196,11 @@ async def _replay(watch: _Watch, last: str) -> tuple[list[bytes], Any]:
 
 
 async def _events(watch: _Watch, last: str) -> AsyncIterator[bytes]:
-    started = checked = written = time.monotonic()
+    started = checked = written = present = time.monotonic()
     metrics.OPEN.inc()
     try:
+        if watch.present is not None:
+            await sync_to_async(watch.present)()
         yield f"retry: {RETRY_MS}\n: {watch.channel}\n\n".encode()
         frames, seen = await _replay(watch, last) if last else ([], None)
         for framed in frames:
@@ -212,6 +218,9 @@ async def _events(watch: _Watch, last: str) -> AsyncIterator[bytes]:
                 checked = now
                 if not await watch.allowed():
                     return
+            if watch.present is not None and now - present >= presence.WRITE_EVERY:
+                present = now
+                await sync_to_async(watch.present)()
             if item is hub.TICK and now - written >= settings.STREAMS_KEEPALIVE_SECONDS:
                 written = now
                 yield b": keepalive\n\n"
@@ -240,9 +249,11 @@ async def _open(
         log.warning("stream refused, Redis unreachable: %s", exc)
         return _refusal(503, "streams_unavailable", _("Live updates are unavailable just now."))
     tags = _tags(request, token, pk)
-    return _stream(
-        request, _Watch(events, channel, tags, counter, _still_allowed(request, user, token, pk))
-    )
+    present = None
+    if pk is not None and user is not None:
+        present = partial(presence.touch, pk, user.pk)
+    allowed = _still_allowed(request, user, token, pk)
+    return _stream(request, _Watch(events, channel, tags, counter, allowed, present))
 
 
 @require_GET

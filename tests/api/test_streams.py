@@ -355,3 +355,21 @@ def test_the_game_page_listens_to_its_stream(streams_on, anna, ben, client):
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'sse-connect="/streams/games/{game.pk}/' in page
     assert "sse:move" in page and "every 5s" in page  # the poll stays, as the fallback
+
+
+def test_a_players_game_stream_tells_the_alarms_the_game_is_open(streams_on, anna, ben):
+    """Deadline alarms skip a player looking at the game (games.presence): a stream counts."""
+    from games import presence
+
+    presence.forget_writes()
+    game = started_game(anna, ben)
+    mine = tokens.create(ben, "b", "read").secret
+    assert not presence.is_open(game.pk, ben.pk)
+
+    async def scenario() -> None:
+        stream = await open_stream(f"/streams/games/{game.pk}/", Authorization=f"Bearer {mine}")
+        await stream.close()
+
+    run(scenario)
+    assert presence.is_open(game.pk, ben.pk)
+    assert not presence.is_open(game.pk, anna.pk)  # only the one watching

@@ -78,7 +78,7 @@ FIELDS = [
     "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email",
-    "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door",
+    "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door", "o",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
