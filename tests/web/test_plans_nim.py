@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import lobby
-from games.errors import Conflict, NotInGame, RequestRefused
+from games.errors import Conflict, RequestRefused
 from games.models import Game
 from games.play import move
 from plans import service
@@ -84,7 +84,7 @@ def test_it_drops_the_plan_when_the_owner_changes_or_drops_it(nim, anna, ben):
 def test_it_refuses_a_plan_it_cannot_keep(nim, anna, ben, carla):
     game = nim_game(nim, anna, ben)
     mover, planner = seated(game)
-    with pytest.raises(NotInGame):
+    with pytest.raises(service.NoSuchPlan):
         service.set_plan(game.pk, carla, [{"type": "take", "n": 1}])
     with pytest.raises(Conflict, match="your turn"):
         service.set_plan(game.pk, mover, [{"type": "take", "n": 1}])
