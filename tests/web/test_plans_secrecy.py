@@ -18,7 +18,7 @@ MARKER = "Zq7-secret-plan-step"
 
 def test_it_shows_a_plan_and_its_outcome_to_nobody_but_its_owner(anna, ben, carla):
     game = started_game(anna, ben, seed=31)
-    seats = {s.user_id: s.number for s in game.seats.all()}
+    seats = {s.user_id: int(s.number or 0) for s in game.seats.all()}
     owner = anna if seats[anna.pk] != game.acting_seat else ben
     other = ben if owner is anna else anna
     step = {"action": {"type": "end_turn"}, "intent": {"type": "end_turn"}, "text": MARKER}
