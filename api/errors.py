@@ -20,6 +20,7 @@ from chat.services import RateLimited as ChatRateLimited
 from games import play
 from games.errors import Conflict, GameError, NotAllowed, NotInGame, RequestRefused
 from games.limits import TooManyRequests
+from plans.service import NoSuchPlan
 
 # Every code the API answers with (docs/api.md lists them): the contract with clients.
 CODES = {
@@ -55,6 +56,7 @@ def game_error_code(exc: GameError) -> str:
         (TooManyRequests, "rate_limited"),
         (ChatRateLimited, "rate_limited"),
         (NoSuchMessage, "not_found"),
+        (NoSuchPlan, "not_found"),
         (NotInGame, "not_in_game"),
         (NotAllowed, "forbidden"),
         (Conflict, "conflict"),

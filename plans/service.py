@@ -12,10 +12,17 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import Conflict, NotInGame, RequestRefused
+from games.errors import Conflict, GameError, NotInGame, RequestRefused
 from games.models import Game, Seat
 from plans.models import Plan, PlanOutcome
 from plans.sandbox import PlanRefused, checked_steps, next_choices, sandbox
+
+
+class NoSuchPlan(GameError):
+    """Someone else's plan, or one of a game that is not there: it does not exist for the
+    asker (404, never 403), so an outsider learns nothing, as games.access does."""
+
+    status = 404
 
 
 def _my_seat(game: Game, user: Any) -> Seat:
@@ -23,7 +30,7 @@ def _my_seat(game: Game, user: Any) -> Seat:
         raise NotInGame(_("Sign in to plan a turn."))
     mine = next((s for s in game.seats_for_page() if s.user_id == user.pk), None)
     if mine is None or mine.number is None:
-        raise NotInGame(_("You are not playing in this game."))
+        raise NoSuchPlan(_("No such game."))
     if mine.resigned_at is not None:
         raise Conflict(_("You resigned this game; a bot plays your seat."))
     return mine
@@ -40,7 +47,7 @@ def _game(game_id: int, *, lock: bool = False) -> Game:
     games = Game.objects.select_for_update() if lock else Game.objects
     game = games.filter(pk=game_id).first()
     if game is None:
-        raise NotInGame(_("You are not playing in this game."))
+        raise NoSuchPlan(_("No such game."))
     return game
 
 

@@ -75,7 +75,9 @@ def test_it_shows_a_plan_to_its_owner_only(api_as, anna, ben, carla):
     words = api_as(waiting).put(f"/games/{game.pk}/plan", {"steps": steps}).json()["steps"]
     assert api_as(acting).get(f"/games/{game.pk}/plan").json()["steps"] == []
     outsider = api_as(carla).get(f"/games/{game.pk}/plan")
-    assert outsider.status_code == 403 and outsider.json()["code"] == "not_in_game"
+    assert outsider.status_code == 404 and outsider.json()["code"] == "not_found"
+    nowhere = api_as(carla).get(f"/games/{game.pk + 1000}/plan")
+    assert nowhere.status_code == 404 and nowhere.json() == outsider.json()
     assert api_as(None).get(f"/games/{game.pk}/plan").status_code in (401, 403)
     for reader in (acting, carla):
         for path in (f"/games/{game.pk}", f"/games/{game.pk}/log"):
@@ -89,7 +91,7 @@ def test_it_refuses_plans_it_cannot_keep(api_as, anna, ben, carla):
     refused = api_as(acting).put(f"/games/{game.pk}/plan", {"steps": [{"type": "end_turn"}]})
     assert refused.status_code == 409 and "your turn" in refused.json()["message"]
     outsider = api_as(carla).put(f"/games/{game.pk}/plan", {"steps": [{"type": "end_turn"}]})
-    assert outsider.status_code == 403
+    assert outsider.status_code == 404
     never = api_as(waiting).put(f"/games/{game.pk}/plan", {"steps": [{"type": "fly"}]})
     assert never.status_code == 400 and "Step 1" in never.json()["message"]
     too_many = api_as(waiting).put(f"/games/{game.pk}/plan", {"steps": [{"type": "x"}] * 41})

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from games import lobby
-from games.errors import Conflict, NotInGame, RequestRefused
+from games.errors import Conflict, RequestRefused
 from games.models import Game
 from games.play import move
 from plans import service
@@ -84,7 +84,7 @@ def test_it_drops_the_plan_when_the_owner_changes_or_drops_it(nim, anna, ben):
 def test_it_refuses_a_plan_it_cannot_keep(nim, anna, ben, carla):
     game = nim_game(nim, anna, ben)
     mover, planner = seated(game)
-    with pytest.raises(NotInGame):
+    with pytest.raises(service.NoSuchPlan):
         service.set_plan(game.pk, carla, [{"type": "take", "n": 1}])
     with pytest.raises(Conflict, match="your turn"):
         service.set_plan(game.pk, mover, [{"type": "take", "n": 1}])
@@ -142,3 +142,18 @@ def test_it_plays_whole_games_where_every_seat_plans_its_next_turn(nim, anna, be
         log = list(game.moves.order_by("seq").values_list("action", flat=True))
         assert game.replayed_state(log).d == game.load_state().d
     assert full > 0 and full + stopped > 0
+
+
+def test_it_keeps_no_plan_once_its_owner_moved_by_hand(nim, anna, ben):
+    game = nim_game(nim, anna, ben, stones=5)
+    mover, planner = seated(game)
+    service.set_plan(game.pk, planner, [{"type": "take", "n": 3}, {"type": "end_turn"}])
+    move(game.pk, mover, {"type": "take", "n": 3}, None)
+    move(game.pk, mover, {"type": "end_turn"}, None)  # leaves 2: the plan stops at step 1
+    move(game.pk, planner, {"type": "take", "n": 1}, None)  # the owner plays by hand
+    move(game.pk, planner, {"type": "end_turn"}, None)
+    game.refresh_from_db()
+    assert game.load_state().d["pile"] == 1  # the hand move, and nothing of the plan
+    assert PlanOutcome.objects.filter(game=game, user=planner).count() == 1
+    assert service.plan_of(game.pk, planner) is None
+    assert not Plan.objects.filter(game=game).exists()

@@ -63,7 +63,12 @@ def test_it_refuses_outsiders_and_bad_posts(anna, ben, carla, client):
     acting, waiting = seated(game, anna, ben)
     url = reverse("plans:plan", args=[game.pk])
     assert client.get(url).status_code == 302  # sign in first
-    assert signed_in(carla).get(url).status_code == 403
+    outsider = signed_in(carla).get(url)
+    assert outsider.status_code == 404  # someone else's plan does not exist for an outsider
+    nowhere = signed_in(carla).get(reverse("plans:plan", args=[game.pk + 1000]))
+    assert nowhere.status_code == 404
+    for answer in (outsider, nowhere):
+        assert "No such game." in answer.content.decode()
     mine = signed_in(acting).get(url)
     assert mine.status_code == 409 and "your turn" in mine.content.decode()
     for bad in (

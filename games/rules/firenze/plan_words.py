@@ -13,6 +13,8 @@ from games.rules.firenze.wording import colour_name
 def intent_text(intent: Mapping[str, Any]) -> str:
     kind = intent.get("type")
     card = str(intent.get("card", ""))
+    if kind == "choose_card" and "bricks" not in intent:
+        return gettext("Take the %(card)s") % {"card": card}
     if kind == "choose_card":
         bricks = sum(intent.get("bricks") or [])
         return gettext("Take the %(card)s with its %(n)s bricks") % {"card": card, "n": bricks}

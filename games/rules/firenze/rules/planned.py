@@ -2,9 +2,10 @@
 
 The sandbox is a state sampled from the seat's view (determinize.sample_state: the hidden cards
 dealt at random, never read from the real state) and moved to the start of the seat's turn. A
-step's intent names cards and the bricks lying on them rather than row slots, which shift when
-an opponent takes a card; a plan stops after any step that drew a card, as what follows rests
-on a guess.
+step's intent names the kind of card rather than its row slot, which shifts when an opponent
+takes a card, and not the bricks lying on it: a brick joins every card left in the row each
+turn, so a plan naming them would stop at step 1 almost always (the bench measured 80-92 %).
+A plan stops after any step that drew a card, as what follows rests on a guess.
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ def sandbox(view: dict[str, Any], seat: int, rng: random.Random) -> State | None
 
 
 def intent(state: State, action: dict[str, Any]) -> dict[str, Any]:
-    """The action by what it touches: a row slot becomes the card there and its bricks."""
+    """The action by what it touches: a row slot becomes the kind of card lying there."""
     if action.get("type") in _SLOT_TYPES:
         row = state._d["row"]
         slot = action.get("slot")
         if isinstance(slot, int) and 0 <= slot < len(row):
             entry = row[slot]
-            return {"type": action["type"], "card": entry["card"], "bricks": entry["bricks"]}
+            return {"type": action["type"], "card": entry["card"]}
     return dict(action)
 
 

@@ -1,0 +1,52 @@
+"""A planned step means the kind of card, not its slot nor the bricks lying on it (issue 31)."""
+
+from __future__ import annotations
+
+import copy
+
+from games.rules.firenze.rules import apply_action, legal_actions, new_game
+from games.rules.firenze.rules.planned import intent
+from games.rules.firenze.rules.state import State
+
+
+def _take_first_card(state: State) -> tuple[dict, dict]:
+    action = next(a for a in legal_actions(state) if a["type"] == "choose_card")
+    return action, intent(state, action)
+
+
+def _changed(state: State, change) -> State:
+    data = copy.deepcopy(state._d)
+    change(data)
+    return State(data)
+
+
+def test_it_holds_a_taken_card_when_a_brick_joined_it_and_it_slid_left() -> None:
+    """An opponent taking a card to its left slides it left (cheaper); a brick joins it."""
+    state = new_game(2, 31, None)
+    action = [a for a in legal_actions(state) if a["type"] == "choose_card"][-1]
+    wanted = intent(state, action)
+    slot = action["slot"]
+    assert slot > 0
+
+    def brick_and_shift(data: dict) -> None:
+        data["row"][slot]["bricks"][0] += 1
+        data["row"].insert(0, data["row"].pop(slot))
+
+    later = _changed(state, brick_and_shift)
+    matches = [a for a in legal_actions(later) if intent(later, a) == wanted]
+
+    assert matches, "the plan should still hold"
+    after = apply_action(later, matches[0])  # raises on an illegal move
+    assert after._d["row"] != later._d["row"]
+
+
+def test_it_stops_when_an_opponent_took_every_card_of_that_kind() -> None:
+    state = new_game(2, 31, None)
+    _action, wanted = _take_first_card(state)
+
+    def take_kind(data: dict) -> None:
+        data["row"] = [e for e in data["row"] if e["card"] != wanted["card"]]
+
+    later = _changed(state, take_kind)
+
+    assert not [a for a in legal_actions(later) if intent(later, a) == wanted]
