@@ -77,7 +77,7 @@ FIELDS = [
     "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email",
-    "tournaments__webhook", "tournaments__push", "steps", "add", "do",
+    "tournaments__webhook", "tournaments__push", "steps", "add", "do", "step",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -471,5 +471,6 @@ CORE = {
     "tournaments/<int:pk>/feature/", "tournaments/seasons/join/", "tournaments/seasons/leave/",
     "community/games/<int:pk>/requirements/", "community/players/<name:name>/follow/",
     "community/players/<name:name>/unfollow/", "community/players/<name:name>/block/",
-    "community/players/<name:name>/unblock/",
+    "community/players/<name:name>/unblock/", "games/<int:pk>/plan/",
+    "games/<int:pk>/replay/what-if/",
 }  # fmt: skip
