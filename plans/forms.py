@@ -41,3 +41,16 @@ class PlanForm(forms.Form):
     def clean_add(self) -> Any:
         raw = self.cleaned_data["add"]
         return None if not raw else self._json(raw, MAX_ACTION_DEPTH)
+
+
+class WhatIfForm(forms.Form):
+    """A "what if" step: the replay step to try from, the tried steps so far, what to do."""
+
+    step = forms.IntegerField(min_value=0, max_value=9_999_999)
+    steps = PlanForm.base_fields["steps"]
+    add = PlanForm.base_fields["add"]
+    do = forms.ChoiceField(choices=[("add", "add"), ("undo", "undo")], required=False)
+
+    clean_steps = PlanForm.clean_steps
+    clean_add = PlanForm.clean_add
+    _json = PlanForm._json

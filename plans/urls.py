@@ -3,4 +3,7 @@ from django.urls import path
 from plans import views
 
 app_name = "plans"
-urlpatterns = [path("games/<int:pk>/plan/", views.plan_page, name="plan")]
+urlpatterns = [
+    path("games/<int:pk>/plan/", views.plan_page, name="plan"),
+    path("games/<int:pk>/replay/what-if/", views.what_if_page, name="what_if"),
+]

@@ -12,10 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
 
+from firenze_site.requests import HtmxHttpRequest
 from games.errors import GameError
-from plans import service
-from plans.forms import PlanForm
+from plans import service, what_if
+from plans.forms import PlanForm, WhatIfForm
 
 
 @login_required
@@ -76,3 +78,40 @@ def _render(request: HttpRequest, pk: int, steps: list[Any], status: int) -> Htt
         "page_title": _("Plan my next turn"),
     }
     return render(request, "plans/plan.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def what_if_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Another line from any step of a finished game's replay; a GET opens it at ?step=N."""
+    try:
+        game = what_if.finished_game(pk)
+    except GameError as exc:
+        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
+    data = request.POST if request.method == "POST" else {"step": request.GET.get("step", "0")}
+    form = WhatIfForm(data)
+    status, steps, result, refusal = 200, [], None, ""
+    if not form.is_valid():
+        status, refusal = 400, _("The step could not be read; open the replay again.")
+    else:
+        steps = form.cleaned_data["steps"]
+        if form.cleaned_data["do"] == "undo":
+            steps = steps[:-1]
+        elif form.cleaned_data["add"] is not None:
+            steps = [*steps, form.cleaned_data["add"]]
+        try:
+            result = what_if.build(game, form.cleaned_data["step"], steps)
+        except GameError as exc:
+            status, refusal, steps = exc.status, exc.message, []
+    context = {
+        "game": game,
+        "result": result,
+        "refusal": refusal,
+        "steps_json": json.dumps(steps, separators=(",", ":")),
+        "choices": [
+            {"payload": json.dumps(c["action"], separators=(",", ":")), "text": c["text"]}
+            for c in (result.choices if result else [])
+        ],
+        "page_title": _("What if?"),
+    }
+    template = "plans/what_if.html#sandbox" if request.htmx else "plans/what_if.html"
+    return render(request, template, context, status=status)

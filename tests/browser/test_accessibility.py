@@ -105,6 +105,8 @@ PAGES = [
     ("whole-log", "anna", "/games/{playing}/log/"),
     ("resign", "anna", "/games/{playing}/resign/"),
     ("replay", None, "/games/{finished}/replay/"),
+    ("what-if", None, "/games/{finished}/replay/what-if/?step=1"),
+    ("plan", "carla", "/games/{playing}/plan/"),
     ("history", None, "/games/history/"),
     ("profile", None, "/players/anna/"),
     ("leaderboard", None, "/players/"),

@@ -52,3 +52,37 @@ def test_it_plans_a_turn_and_tells_what_the_plan_did(new_page, language, phone):
     for line in outcome.played:
         assert page.get_by_text(line).first.is_visible()
     screenshot(page, f"{name}-{'played' if outcome.in_full else 'stopped'}")
+
+
+WHAT_IF = {
+    "en": "What if? Try another line from here",
+    "de": "Was wäre, wenn? Von hier aus anders spielen",
+}
+PLAYED = {"en": "What was played", "de": "Was gespielt wurde"}
+
+
+@pytest.mark.parametrize(
+    ("language", "phone"), [("en", False), ("de", True)], ids=["en-desktop", "de-phone"]
+)
+def test_it_tries_another_line_from_a_finished_games_replay(new_page, language, phone):
+    """From the replay's step, the what-if sandbox opens by keyboard, takes a step by htmx and
+    shows what was played beside it; the page is axe-clean."""
+    from tests.browser.test_accessibility import blocking_violations
+    from tests.web.helpers import fast_forward
+
+    anna, ben = user("anna"), user("ben")
+    game = started_game(anna, ben, seed=31)
+    fast_forward(game)
+    page = new_page(phone=phone, user=anna, language=language)
+    page.goto(f"/games/{game.pk}/replay/?step=4")
+    link = page.get_by_role("link", name=WHAT_IF[language])
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/replay/what-if/**")
+    assert page.get_by_role("heading", name=PLAYED[language]).is_visible()
+    offer = page.locator('button[name="add"]').first
+    offer.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#what-if ol li")
+    assert not blocking_violations(page)
+    screenshot(page, f"what-if-{language}-{'phone' if phone else 'desktop'}")

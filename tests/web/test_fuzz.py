@@ -79,6 +79,7 @@ FIELDS = [
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email",
     "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door", "o",
+    "step",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -490,5 +491,6 @@ CORE = {
     "clubs/<slug:slug>/withdraw/", "clubs/<slug:slug>/leave/", "clubs/<slug:slug>/invite/",
     "clubs/<slug:slug>/accept/", "clubs/<slug:slug>/refuse/", "clubs/<slug:slug>/remove/",
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
-    "clubs/<slug:slug>/tournaments/new/",
+    "clubs/<slug:slug>/tournaments/new/", "games/<int:pk>/plan/",
+    "games/<int:pk>/replay/what-if/",
 }  # fmt: skip

@@ -1,0 +1,122 @@
+"""'What if' after the game: from a finished game's replay, another line is tried in a sandbox
+of the full state and compared with what was played; an unfinished game has none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from games.play import move
+from tests.web.test_plans_nim import nim_game, seated
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(nim, anna, ben):
+    """Five stones: the first mover takes 2 and ends; the other takes the last 3 and wins."""
+    game = nim_game(nim, anna, ben, stones=5)
+    first, second = seated(game)
+    move(game.pk, first, {"type": "take", "n": 2}, None)
+    move(game.pk, first, {"type": "end_turn"}, None)
+    move(game.pk, second, {"type": "take", "n": 3}, None)
+    game.refresh_from_db()
+    assert game.is_finished
+    return game, first, second
+
+
+def url(game) -> str:
+    return reverse("plans:what_if", args=[game.pk])
+
+
+def test_it_tries_another_line_and_compares_it_with_what_was_played(client, nim, anna, ben):
+    game, first, _second = finished(nim, anna, ben)
+    client.force_login(first)
+    page = client.get(url(game), {"step": "0"})
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Take 2" in text and "End the turn" in text  # what was played, in the intent's words
+    tried = client.post(
+        url(game), {"step": "0", "steps": "[]", "add": json.dumps({"type": "take", "n": 3})}
+    )
+    text = tried.content.decode()
+    assert tried.status_code == 200 and "Take 3" in text
+    assert "after your line: 0; after what was played: 0" in text
+    undone = client.post(url(game), {"step": "0", "steps": '[{"type":"take","n":3}]', "do": "undo"})
+    assert "No step taken yet." in undone.content.decode()
+
+
+def test_it_answers_htmx_with_the_sandbox_alone(client, nim, anna, ben):
+    game, first, _second = finished(nim, anna, ben)
+    page = client.get(url(game), {"step": "0"}, headers={"HX-Request": "true"})
+    text = page.content.decode()
+    assert page.status_code == 200 and text.lstrip().startswith('<div id="what-if">')
+
+
+def test_it_refuses_a_step_the_sandbox_never_allowed(client, nim, anna, ben):
+    game, _first, _second = finished(nim, anna, ben)
+    bad = client.post(url(game), {"step": "0", "steps": '[{"type":"take","n":9}]'})
+    assert bad.status_code == 400 and "Step 1 is not possible" in bad.content.decode()
+    beyond = client.get(url(game), {"step": "99"})
+    assert beyond.status_code == 400 and "There is no step 99" in beyond.content.decode()
+    unread = client.get(url(game), {"step": "x"})
+    assert unread.status_code == 400
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider", "seated"])
+def test_it_opens_for_anyone_only_once_the_game_is_over(client, nim, anna, ben, carla, who):
+    """A finished game's replay is public, so is its "what if"; an unfinished game has none,
+    for anyone, with a message that says why (404)."""
+    going = nim_game(nim, anna, ben, stones=9)
+    acting, waiting = seated(going)
+    users = {"anonymous": None, "outsider": carla, "seated": waiting}
+    if users[who] is not None:
+        client.force_login(users[who])
+    refused = client.get(url(going), {"step": "0"})
+    assert refused.status_code == 404 and "only once the game is over" in refused.content.decode()
+    game, _first, _second = finished(nim, anna, ben)
+    assert client.get(url(game), {"step": "0"}).status_code == 200
+
+
+def test_it_refuses_the_acting_player_of_a_game_in_progress(client, nim, anna, ben):
+    going = nim_game(nim, anna, ben, stones=9)
+    acting, _waiting = seated(going)
+    client.force_login(acting)
+    refused = client.post(url(going), {"step": "0", "steps": "[]"})
+    assert refused.status_code == 404
+    assert going.moves.count() == 0  # nothing reached the game
+
+
+def test_the_replay_links_to_what_if_from_its_step(client, nim, anna, ben):
+    game, _first, _second = finished(nim, anna, ben)
+    page = client.get(reverse("games:replay", args=[game.pk]), {"step": "1"})
+    assert f"{url(game)}?step=1" in page.content.decode()
+
+
+HOSTILE = ["", "x", "-1", "1e309", "9" * 5000, "[" * 3000, '{"a":' * 2000, "null", "[]",
+           '[{"type":"take","n":3}]', '{"type":"take","n":1}', "\x00", "²"]  # fmt: skip
+
+
+def test_it_never_answers_5xx_to_hostile_what_if_requests(client, nim, anna, ben):
+    """The what-if of a finished game (the site-wide fuzz holds no finished game) by hostile
+    POSTs and GETs, with and without htmx: never a 5xx, the game's log unchanged."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    game, _first, _second = finished(nim, anna, ben)
+    moves = list(game.moves.order_by("seq").values_list("seq", "action"))
+    value = st.sampled_from(HOSTILE) | st.text(max_size=30)
+    fields = st.dictionaries(st.sampled_from(["step", "steps", "add", "do", "x"]), value)
+
+    @settings(max_examples=60, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+    @given(data=fields, htmx=st.booleans(), post=st.booleans())
+    def fuzz(data, htmx, post):
+        headers = {"HX-Request": "true"} if htmx else {}
+        send = client.post if post else client.get
+        answer = send(url(game), data, headers=headers)
+        assert answer.status_code < 500, data
+
+    fuzz()
+    assert list(game.moves.order_by("seq").values_list("seq", "action")) == moves
