@@ -79,6 +79,21 @@ def test_it_refuses_a_player_below_the_tables_minimum_and_says_why(anna, ben, ca
     assert not game.seats.filter(user=ben).exists()
 
 
+def test_it_shows_the_refused_player_why_instead_of_take_a_seat(anna, ben, carla):
+    ended_games(carla, anna, 5)
+    standing.refresh(carla.pk)
+    game = lobby.create_game(anna, num_players=3)
+    TableRequirement.objects.create(game=game, min_finished=50)
+
+    refused = text(signed_in(ben).get(reverse("games:detail", args=[game.pk])))
+    welcome = text(signed_in(carla).get(reverse("games:detail", args=[game.pk])))
+
+    main = refused.split("<main")[-1]
+    assert "You cannot take a seat here:" in main and "you are a new player" in main
+    assert "Take a seat" not in main
+    assert "Take a seat" in welcome.split("<main")[-1]
+
+
 def test_it_refuses_a_new_player_at_a_table_asking_for_a_record(anna, ben):
     game = lobby.create_game(anna, num_players=2)
     TableRequirement.objects.create(game=game, min_finished=50)
