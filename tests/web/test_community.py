@@ -6,11 +6,13 @@ from __future__ import annotations
 import html
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from community import standing
 from community.models import Follow, TableRequirement
 from games import lobby
+from games.models import Invitation
 from games.errors import NotAllowed
 from players.models import SeatResult
 from tests.factories import finished_record
@@ -187,6 +189,25 @@ def test_it_keeps_a_blocked_player_from_the_blockers_tables_without_saying_why(a
     assert "block" not in text(refused).lower().split("<main")[-1]
     assert "Anna cannot be invited to this game." in text(invite)
     assert "block" not in text(invite).lower().split("<main")[-1]
+
+
+def test_it_lets_no_email_invitation_reach_a_player_who_blocked_the_inviter(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    signed_in(anna).post(reverse("community:block", args=["Ben"]))
+    game = lobby.create_game(ben, num_players=2)
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = signed_in(ben).post(
+            reverse("games:invite", args=[game.pk]), {"display_name": anna.email}, follow=True
+        )
+
+    assert f"An invitation is on its way to {anna.email}." in text(sent)
+    assert "block" not in text(sent).lower().split("<main")[-1]
+    assert not [m for m in mail.outbox if anna.email in m.to]
+    assert not Invitation.objects.filter(user=anna).exists()
+    assert game.title not in text(signed_in(anna).get(reverse("inbox:inbox")))
 
 
 def test_it_lets_nobody_follow_a_player_who_blocks_them_nor_tells(anna, ben):
