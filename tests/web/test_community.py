@@ -12,8 +12,8 @@ from django.urls import reverse
 from community import standing
 from community.models import Follow, TableRequirement
 from games import lobby
-from games.models import Invitation
 from games.errors import NotAllowed
+from games.models import Invitation
 from players.models import SeatResult
 from tests.factories import finished_record
 from tests.web.helpers import play_greedy, signed_in, started_game
