@@ -304,3 +304,41 @@ def test_it_hides_the_blocked_players_table_talk_from_the_blocker(anna, ben):
 
     assert ben.pk in chat.muted_ids(anna)
     assert anna.pk not in chat.muted_ids(ben)  # nothing of the block shows on Ben's side
+
+
+def test_it_keeps_a_tournament_to_players_who_finish_their_games_and_says_why(
+    anna, ben, carla, dario
+):
+    from tests.web.tournament_helpers import tournament
+    from tournaments.models import Entry
+
+    ended_games(ben, dario, 5, resigned=2)
+    ended_games(carla, dario, 5)
+    for player in (ben, carla):
+        standing.refresh(player.pk)
+    cup = tournament(anna, min_finished=80)
+    page = reverse("tournaments:detail", args=[cup.pk])
+    join = reverse("tournaments:join", args=[cup.pk])
+
+    shown = text(signed_in(ben).get(page))
+    refused = signed_in(ben).post(join, follow=True)
+    welcome = text(signed_in(carla).get(page))
+    signed_in(carla).post(join)
+
+    reason = "This tournament asks for players who finished at least 80% of their games"
+    assert f"{reason}; you finished 60%." in shown and "Sign up</button>" not in shown
+    assert f"{reason}; you finished 60%." in text(refused)
+    assert reason not in welcome and "Sign up</button>" in welcome
+    assert list(Entry.objects.filter(tournament=cup).values_list("user", flat=True)) == [carla.pk]
+
+
+def test_it_lets_the_tournament_creator_ask_for_a_finished_share(anna):
+    from tests.web.test_tournaments import create
+    from tournaments.models import Tournament
+
+    create(signed_in(anna), name="Reliable Cup", min_finished="75")
+    refused = create(signed_in(anna), name="Odd Cup", min_finished="120")
+
+    assert Tournament.objects.get(name="Reliable Cup").min_finished == 75
+    assert "Enter a whole number from 0 to 100." in text(refused)
+    assert not Tournament.objects.filter(name="Odd Cup").exists()
