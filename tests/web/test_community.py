@@ -342,3 +342,21 @@ def test_it_lets_the_tournament_creator_ask_for_a_finished_share(anna):
     assert Tournament.objects.get(name="Reliable Cup").min_finished == 75
     assert "Enter a whole number from 0 to 100." in text(refused)
     assert not Tournament.objects.filter(name="Odd Cup").exists()
+
+
+def test_it_keeps_the_blocked_players_talk_from_the_blocker_at_a_tournament_table(anna, ben):
+    from chat import services as chat
+    from tests.web.tournament_helpers import started
+    from tournaments.models import Table
+
+    signed_in(anna).post(reverse("community:block", args=["Ben"]))
+    cup = started(anna, [anna, ben])  # the tournament pairs them all the same
+    game = Table.objects.get(round__tournament=cup).game
+    chat.post(game, ben, "Hello there, Anna")
+    chat.post(game, anna, "Good luck")
+
+    anna_sees = text(signed_in(anna).get(reverse("games:detail", args=[game.pk])))
+    ben_sees = text(signed_in(ben).get(reverse("games:detail", args=[game.pk])))
+
+    assert "Hello there, Anna" not in anna_sees
+    assert "Good luck" in ben_sees and "block" not in ben_sees.lower().split("<main")[-1]
