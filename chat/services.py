@@ -271,6 +271,24 @@ class Thread:
     signed_in: bool
 
 
+# closed(user, author_ids): the authors among these whose talk the viewer never sees, not even
+# folded away as muted (a block: another app registers it; chat names none of them).
+_closed_talk: list[Any] = []
+
+
+def register_closed_talk(closed: Any) -> None:
+    if closed not in _closed_talk:
+        _closed_talk.append(closed)
+
+
+def _closed_authors(user: Any, rows: list[Message]) -> set[int]:
+    """Asked only when the page holds talk of a muted author: a block is also a mute."""
+    muted = {m.author_id for m in rows if getattr(m, "muted", False) and m.author_id}
+    if not muted:
+        return set()
+    return set().union(*(closed(user, muted) for closed in _closed_talk))
+
+
 def thread(
     game: Game,
     user: Any,
@@ -304,11 +322,14 @@ def thread(
         rows = rows[:limit]
         earlier = Message.objects.filter(game=game).count() - limit
     rows.reverse()
+    closed = _closed_authors(user, rows) if signed_in else set()
     seen = (getattr(rows[0], "seen", 0) or 0) if rows and seat is not None else None
     now = timezone.now()
     entries = []
     unread = 0
     for message in rows:
+        if message.author_id in closed:
+            continue
         mine = signed_in and message.author_id == user.pk
         is_muted = bool(getattr(message, "muted", False))
         is_unread = (

@@ -10,7 +10,8 @@ class CommunityConfig(AppConfig):
     def ready(self) -> None:
         """The figures are refreshed when a game ends; the lobby asks these checks before it
         seats anyone (games.admission)."""
-        from community import checks, standing, tasks  # noqa: F401 - tasks queued by name
+        from community import checks, social, standing, tasks  # noqa: F401 - tasks queued by name
 
         standing.connect()
         checks.connect()
+        social.connect()

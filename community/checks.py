@@ -56,6 +56,24 @@ def too_many_games(user: Any, game: Any) -> str | None:
     ) % {"count": allowed, "more": settings.ACTIVE_GAMES_PER_FINISHED}
 
 
+def tournament_refusal(user: Any, min_finished: int | None) -> str | None:
+    """Why the player falls short of a tournament's least finished share, or None."""
+    if not min_finished:
+        return None
+    figures = standing.figures_of(user)
+    if reliability.meets(figures, min_finished):
+        return None
+    if figures.new_player:
+        return _(
+            "This tournament asks for players who finished at least %(share)s%% of their "
+            "games; you are a new player, with too few games yet to show a share."
+        ) % {"share": min_finished}
+    return _(
+        "This tournament asks for players who finished at least %(share)s%% of their games; "
+        "you finished %(yours)s%%."
+    ) % {"share": min_finished, "yours": figures.finished_percent}
+
+
 def requirement_refusal(requirement: TableRequirement, user: Any) -> str | None:
     """Why the player is outside what the table asks for, or None."""
     figures = standing.figures_of(user)

@@ -44,6 +44,19 @@ def do_unfollow(user: Any, player: Any) -> str:
     return _("You no longer follow %(public_name)s.") % {"public_name": player.public_name}
 
 
+def blocked_among(user: Any, author_ids: set[int]) -> set[int]:
+    """Those of these authors the user blocked: their table talk stays closed to the user."""
+    return set(
+        Block.objects.filter(blocker_id=user.pk, blocked_id__in=author_ids).values_list(
+            "blocked_id", flat=True
+        )
+    )
+
+
+def connect() -> None:
+    chat.register_closed_talk(blocked_among)
+
+
 def do_block(user: Any, player: Any) -> str:
     with transaction.atomic():
         Block.objects.get_or_create(blocker=user, blocked=player)

@@ -315,6 +315,12 @@ def invite_by_email(
             return game.invitations.filter(user=user).first()
         if before_email is not None:
             before_email(user if user is not None else address.lower())
+        if user is not None and admission.invite_refusal(by, user, game):
+            # Refused (a block): the inviter reads and sees what any invitation by address
+            # gives, but it names no account and no email goes out, so it reaches nobody.
+            return Invitation.objects.create(
+                game=game, email=address, invited_by=by, token=new_token()
+            )
         invitation = Invitation.objects.create(
             game=game, email=address, user=user, invited_by=by, token=new_token()
         )

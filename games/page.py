@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games import gamelog, since, versions
+from games import admission, gamelog, since, versions
 from games.forms import BotLevelForm, InviteForm
 from games.models import Game, Seat
 from games.rules import protocol, registry
@@ -159,7 +159,11 @@ def _forming_context(viewer: Viewer, game: Game, seats: list[Seat]) -> dict[str,
     is_creator = viewer.signed_in and viewer.user.pk == game.creator_id
     invitations = list(game.invitations.select_related("user")) if game.is_open else []
     free_seats = max(0, game.num_players - len(seats)) if game.is_open else 0
+    seeks_seat = viewer.signed_in and free_seats > 0 and viewer.seat_in(seats) is None
     return {
+        # Why this player may not sit here (a table's requirements, a block...), shown
+        # instead of the button the join would refuse.
+        "join_refusal": admission.refusal(viewer.user, game) if seeks_seat else None,
         **look_context(game.engine),
         "is_creator": is_creator,
         "free_seats": free_seats,

@@ -108,11 +108,18 @@ class TournamentForm(CreateGameForm):
         required=False,
         help_text=_("Players without a rating count as newcomers (about 1000)."),
     )
+    min_finished = _bounded_int(
+        _("Least share of games finished, in percent (optional)"),
+        0,
+        100,
+        required=False,
+        help_text=_("New players, with too few games to show a share, cannot sign up then."),
+    )
 
     FIELD_ORDER = [
         "name", "description", "format", "num_players", "*options", "*clock", "rounds",
         "group_size", "final_table", "max_players", "signup_closes", "min_rating",
-        "max_rating", "is_public",
+        "max_rating", "min_finished", "is_public",
     ]  # fmt: skip
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -224,6 +231,7 @@ class TournamentForm(CreateGameForm):
             "max_players": data["max_players"],
             "min_rating": data.get("min_rating"),
             "max_rating": data.get("max_rating"),
+            "min_finished": data.get("min_finished"),
             "is_public": data["is_public"],
         }
 

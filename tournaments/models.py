@@ -85,6 +85,8 @@ class Tournament(models.Model):
     max_players = models.PositiveSmallIntegerField()
     min_rating = models.IntegerField(null=True, blank=True)
     max_rating = models.IntegerField(null=True, blank=True)
+    # The least share (percent) of their games a player must have finished to sign up.
+    min_finished = models.PositiveSmallIntegerField(null=True, blank=True)
     is_public = models.BooleanField(default=True)
     invite_token = models.CharField(max_length=32, unique=True, default=new_token)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SIGNUP)

@@ -16,6 +16,7 @@ from django.db.models import F
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from community import checks
 from games.errors import Conflict, NotAllowed, RequestRefused
 from games.rules import protocol, registry
 from games.timecontrol import TimeControl
@@ -58,6 +59,7 @@ def create(
     final_table: bool = False,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    min_finished: int | None = None,
     is_public: bool = True,
 ) -> Tournament:
     engine = registry.get(engine_name) if engine_name else registry.default()
@@ -82,6 +84,7 @@ def create(
         max_players=max_players,
         min_rating=min_rating,
         max_rating=max_rating,
+        min_finished=min_finished or None,
         is_public=is_public,
     )
 
@@ -110,6 +113,18 @@ def may_see(tournament: Tournament, user: Any, token: str = "") -> bool:
     )
 
 
+def refusal(tournament: Tournament, user: Any, rating: int | None = None) -> str | None:
+    """Why this player may not sign up for the tournament (its rating range, the share of
+    their games they finished), or None: the page shows it in place of the button."""
+    rating = player_rating(user) if rating is None else rating
+    if not tournament.rating_allowed(rating):
+        return _("Your rating (%(rating)s) is outside this tournament's range (%(range)s).") % {
+            "rating": rating,
+            "range": tournament.rating_range,
+        }
+    return checks.tournament_refusal(user, tournament.min_finished)
+
+
 def sign_up(tournament: Tournament, user: Any, *, token: str = "") -> Entry:
     with transaction.atomic():
         tournament = _lock(tournament)
@@ -133,11 +148,9 @@ def sign_up(tournament: Tournament, user: Any, *, token: str = "") -> Entry:
                 % {"count": tournament.max_players}
             )
         rating = player_rating(user)
-        if not tournament.rating_allowed(rating):
-            raise RequestRefused(
-                _("Your rating (%(rating)s) is outside this tournament's range (%(range)s).")
-                % {"rating": rating, "range": tournament.rating_range}
-            )
+        refused = refusal(tournament, user, rating)
+        if refused:
+            raise RequestRefused(refused)
         try:
             with transaction.atomic():
                 entry = Entry.objects.create(tournament=tournament, user=user, rating=rating)

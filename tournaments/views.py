@@ -142,6 +142,9 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         "rules": pages.RULES[tournament.format],
         "withdrawal_rule": pages.WITHDRAWAL_RULE,
         "may_manage": signup.may_manage(tournament, request.user),
+        "signup_refusal": signup.refusal(tournament, request.user)
+        if entry is None and tournament.signup_open and request.user.is_authenticated
+        else None,
         "invite_url": request.build_absolute_uri(detail_url(tournament, tournament.invite_token)),
     }
     return render(request, "tournaments/detail.html", context)

@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from community import checks, reliability, social, standing, wording
+from community import reliability, social, standing, wording
 from community.forms import RequirementForm
 from community.models import TableRequirement
 
@@ -67,9 +67,9 @@ def table_requirements(context: Any, game: Any) -> dict[str, Any]:
     user = context.get("user")
     requirement = TableRequirement.objects.filter(game=game).first()
     is_creator = user is not None and user.is_authenticated and game.creator_id == user.pk
+    # Why the viewer may not sit here is the forming page's own (games.page: join_refusal),
+    # shown in place of its "Take a seat" button.
     reason = None
-    if game.is_open and user is not None and user.is_authenticated and not is_creator:
-        reason = checks.outside_requirements(user, game) or checks.too_many_games(user, game)
     form = None
     if is_creator and game.is_open:
         initial: dict[str, Any] = {}

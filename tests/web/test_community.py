@@ -6,12 +6,14 @@ from __future__ import annotations
 import html
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 
 from community import standing
 from community.models import Follow, TableRequirement
 from games import lobby
 from games.errors import NotAllowed
+from games.models import Invitation
 from players.models import SeatResult
 from tests.factories import finished_record
 from tests.web.helpers import play_greedy, signed_in, started_game
@@ -77,6 +79,21 @@ def test_it_refuses_a_player_below_the_tables_minimum_and_says_why(anna, ben, ca
     assert reason in page
     assert reason in text(refused)
     assert not game.seats.filter(user=ben).exists()
+
+
+def test_it_shows_the_refused_player_why_instead_of_take_a_seat(anna, ben, carla):
+    ended_games(carla, anna, 5)
+    standing.refresh(carla.pk)
+    game = lobby.create_game(anna, num_players=3)
+    TableRequirement.objects.create(game=game, min_finished=50)
+
+    refused = text(signed_in(ben).get(reverse("games:detail", args=[game.pk])))
+    welcome = text(signed_in(carla).get(reverse("games:detail", args=[game.pk])))
+
+    main = refused.split("<main")[-1]
+    assert "You cannot take a seat here:" in main and "you are a new player" in main
+    assert "Take a seat" not in main
+    assert "Take a seat" in welcome.split("<main")[-1]
 
 
 def test_it_refuses_a_new_player_at_a_table_asking_for_a_record(anna, ben):
@@ -174,6 +191,25 @@ def test_it_keeps_a_blocked_player_from_the_blockers_tables_without_saying_why(a
     assert "block" not in text(invite).lower().split("<main")[-1]
 
 
+def test_it_lets_no_email_invitation_reach_a_player_who_blocked_the_inviter(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    signed_in(anna).post(reverse("community:block", args=["Ben"]))
+    game = lobby.create_game(ben, num_players=2)
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = signed_in(ben).post(
+            reverse("games:invite", args=[game.pk]), {"display_name": anna.email}, follow=True
+        )
+
+    assert f"An invitation is on its way to {anna.email}." in text(sent)
+    assert "block" not in text(sent).lower().split("<main")[-1]
+    assert not [m for m in mail.outbox if anna.email in m.to]
+    assert not Invitation.objects.filter(user=anna).exists()
+    assert game.title not in text(signed_in(anna).get(reverse("inbox:inbox")))
+
+
 def test_it_lets_nobody_follow_a_player_who_blocks_them_nor_tells(anna, ben):
     signed_in(anna).post(reverse("community:block", args=["Ben"]))
 
@@ -268,3 +304,59 @@ def test_it_hides_the_blocked_players_table_talk_from_the_blocker(anna, ben):
 
     assert ben.pk in chat.muted_ids(anna)
     assert anna.pk not in chat.muted_ids(ben)  # nothing of the block shows on Ben's side
+
+
+def test_it_keeps_a_tournament_to_players_who_finish_their_games_and_says_why(
+    anna, ben, carla, dario
+):
+    from tests.web.tournament_helpers import tournament
+    from tournaments.models import Entry
+
+    ended_games(ben, dario, 5, resigned=2)
+    ended_games(carla, dario, 5)
+    for player in (ben, carla):
+        standing.refresh(player.pk)
+    cup = tournament(anna, min_finished=80)
+    page = reverse("tournaments:detail", args=[cup.pk])
+    join = reverse("tournaments:join", args=[cup.pk])
+
+    shown = text(signed_in(ben).get(page))
+    refused = signed_in(ben).post(join, follow=True)
+    welcome = text(signed_in(carla).get(page))
+    signed_in(carla).post(join)
+
+    reason = "This tournament asks for players who finished at least 80% of their games"
+    assert f"{reason}; you finished 60%." in shown and "Sign up</button>" not in shown
+    assert f"{reason}; you finished 60%." in text(refused)
+    assert reason not in welcome and "Sign up</button>" in welcome
+    assert list(Entry.objects.filter(tournament=cup).values_list("user", flat=True)) == [carla.pk]
+
+
+def test_it_lets_the_tournament_creator_ask_for_a_finished_share(anna):
+    from tests.web.test_tournaments import create
+    from tournaments.models import Tournament
+
+    create(signed_in(anna), name="Reliable Cup", min_finished="75")
+    refused = create(signed_in(anna), name="Odd Cup", min_finished="120")
+
+    assert Tournament.objects.get(name="Reliable Cup").min_finished == 75
+    assert "Enter a whole number from 0 to 100." in text(refused)
+    assert not Tournament.objects.filter(name="Odd Cup").exists()
+
+
+def test_it_keeps_the_blocked_players_talk_from_the_blocker_at_a_tournament_table(anna, ben):
+    from chat import services as chat
+    from tests.web.tournament_helpers import started
+    from tournaments.models import Table
+
+    signed_in(anna).post(reverse("community:block", args=["Ben"]))
+    cup = started(anna, [anna, ben])  # the tournament pairs them all the same
+    game = Table.objects.get(round__tournament=cup).game
+    chat.post(game, ben, "Hello there, Anna")
+    chat.post(game, anna, "Good luck")
+
+    anna_sees = text(signed_in(anna).get(reverse("games:detail", args=[game.pk])))
+    ben_sees = text(signed_in(ben).get(reverse("games:detail", args=[game.pk])))
+
+    assert "Hello there, Anna" not in anna_sees
+    assert "Good luck" in ben_sees and "block" not in ben_sees.lower().split("<main")[-1]
