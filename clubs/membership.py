@@ -63,6 +63,26 @@ def found(user: Any, *, name: str, description: str, door: str) -> Club:
     return club
 
 
+def change_settings(club: Club, by: Any, *, name: str, description: str, door: str) -> str:
+    """An admin renames the club, rewrites its description or changes its door. The slug
+    stays as it was, so every link to the club keeps working. Closing the door hides the
+    inside from outsiders at once (clubs.access reads the door on each request); opening it
+    leaves waiting requests at the door, each let in on its next click of Join."""
+    name = name.strip()
+    with transaction.atomic():
+        club = _lock(club)
+        _admin(club, by)
+        if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
+            raise Conflict(_("There is a club called %(name)s already.") % {"name": name})
+        club.name, club.description, club.door = name, description, door
+        try:
+            with transaction.atomic():
+                club.save(update_fields=["name", "description", "door"])
+        except IntegrityError:
+            raise Conflict(_("There is a club called %(name)s already.") % {"name": name}) from None
+    return _("The club's settings are saved.")
+
+
 def _add(club: Club, user: Any) -> Membership:
     """A new member at the foot of the ladder (inside the club's lock)."""
     foot = Membership.objects.filter(club=club).aggregate(most=Max("rung"))["most"] or 0

@@ -490,5 +490,5 @@ CORE = {
     "clubs/<slug:slug>/withdraw/", "clubs/<slug:slug>/leave/", "clubs/<slug:slug>/invite/",
     "clubs/<slug:slug>/accept/", "clubs/<slug:slug>/refuse/", "clubs/<slug:slug>/remove/",
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
-    "clubs/<slug:slug>/tournaments/new/",
+    "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/",
 }  # fmt: skip
