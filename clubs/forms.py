@@ -62,6 +62,12 @@ class PlayerNameForm(forms.Form):
     display_name = forms.CharField(label=_("Player's name"), max_length=150)
 
 
+class BackForm(forms.Form):
+    """Where a door button came from: the inbox's buttons go back to the inbox."""
+
+    back = forms.ChoiceField(choices=[("inbox", "inbox")], required=False)
+
+
 class MemberForm(forms.Form):
     """A member or a player at the door, by their account's id (the admins' buttons)."""
 

@@ -15,6 +15,7 @@ from django.db.models import Max, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs import news
 from clubs.models import Challenge, Club, DoorEntry, Membership
 from community.social import is_blocked_between
 from games.errors import Conflict, NotAllowed, RequestRefused
@@ -103,7 +104,8 @@ def join(club: Club, user: Any) -> str:
                 "club": club.name
             }
         if entry is None:
-            DoorEntry.objects.create(club=club, user=user, kind=DoorEntry.Kind.REQUEST)
+            entry = DoorEntry.objects.create(club=club, user=user, kind=DoorEntry.Kind.REQUEST)
+            news.asked(club, entry, user)
         return _("You asked to join %(club)s; its admins will answer.") % {"club": club.name}
 
 
@@ -142,9 +144,10 @@ def invite(club: Club, by: Any, player: Any) -> str:
             _add(club, player)
             return _("%(public_name)s is now a member.") % {"public_name": player.public_name}
         if entry is None:
-            DoorEntry.objects.create(
+            entry = DoorEntry.objects.create(
                 club=club, user=player, kind=DoorEntry.Kind.INVITATION, invited_by=by
             )
+            news.invited(entry, by)
     return done
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import access, challenges, limits, membership, pages
-from clubs.forms import ClubForm, MemberForm, PlayerNameForm
+from clubs.forms import BackForm, ClubForm, MemberForm, PlayerNameForm
 from clubs.models import Club, ClubTournament
 from firenze_site.requests import HtmxHttpRequest, SignedInRequest
 from games.errors import GameError
@@ -162,6 +162,9 @@ def _act(
 ) -> HttpResponse:
     club = access.club_or_404(slug)
     url = reverse(f"clubs:{back}", args=[club.slug])
+    came_from = BackForm(request.POST)
+    if came_from.is_valid() and came_from.cleaned_data["back"] == "inbox":
+        url = reverse("inbox:inbox")
     try:
         if limit:
             limits.check(request, limit)
