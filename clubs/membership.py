@@ -15,6 +15,7 @@ from django.db.models import Max, Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from clubs import news
 from clubs.models import Challenge, Club, DoorEntry, Membership
 from community.social import is_blocked_between
 from games.errors import Conflict, NotAllowed, RequestRefused
@@ -63,6 +64,26 @@ def found(user: Any, *, name: str, description: str, door: str) -> Club:
     return club
 
 
+def change_settings(club: Club, by: Any, *, name: str, description: str, door: str) -> str:
+    """An admin renames the club, rewrites its description or changes its door. The slug
+    stays as it was, so every link to the club keeps working. Closing the door hides the
+    inside from outsiders at once (clubs.access reads the door on each request); opening it
+    leaves waiting requests at the door, each let in on its next click of Join."""
+    name = name.strip()
+    with transaction.atomic():
+        club = _lock(club)
+        _admin(club, by)
+        if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
+            raise Conflict(_("There is a club called %(name)s already.") % {"name": name})
+        club.name, club.description, club.door = name, description, door
+        try:
+            with transaction.atomic():
+                club.save(update_fields=["name", "description", "door"])
+        except IntegrityError:
+            raise Conflict(_("There is a club called %(name)s already.") % {"name": name}) from None
+    return _("The club's settings are saved.")
+
+
 def _add(club: Club, user: Any) -> Membership:
     """A new member at the foot of the ladder (inside the club's lock)."""
     foot = Membership.objects.filter(club=club).aggregate(most=Max("rung"))["most"] or 0
@@ -83,7 +104,8 @@ def join(club: Club, user: Any) -> str:
                 "club": club.name
             }
         if entry is None:
-            DoorEntry.objects.create(club=club, user=user, kind=DoorEntry.Kind.REQUEST)
+            entry = DoorEntry.objects.create(club=club, user=user, kind=DoorEntry.Kind.REQUEST)
+            news.asked(club, entry, user)
         return _("You asked to join %(club)s; its admins will answer.") % {"club": club.name}
 
 
@@ -122,9 +144,10 @@ def invite(club: Club, by: Any, player: Any) -> str:
             _add(club, player)
             return _("%(public_name)s is now a member.") % {"public_name": player.public_name}
         if entry is None:
-            DoorEntry.objects.create(
+            entry = DoorEntry.objects.create(
                 club=club, user=player, kind=DoorEntry.Kind.INVITATION, invited_by=by
             )
+            news.invited(entry, by)
     return done
 
 

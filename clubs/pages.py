@@ -35,7 +35,7 @@ def my_invitations(user: Any) -> list[DoorEntry]:
         return []
     return list(
         DoorEntry.objects.filter(user=user, kind=DoorEntry.Kind.INVITATION)
-        .select_related("club")
+        .select_related("club", "invited_by")
         .order_by("created")
     )
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.club_list, name="list"),
     path("new/", views.found, name="new"),
     path("<slug:slug>/", views.detail, name="detail"),
+    path("<slug:slug>/settings/", views.club_settings, name="settings"),
     path("<slug:slug>/members/", views.members, name="members"),
     path("<slug:slug>/games/", views.games, name="games"),
     path("<slug:slug>/join/", views.join, name="join"),

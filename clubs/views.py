@@ -12,6 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from clubs import access, challenges, limits, membership, pages
-from clubs.forms import ClubForm, MemberForm, PlayerNameForm
+from clubs.forms import BackForm, ClubForm, MemberForm, PlayerNameForm
 from clubs.models import Club, ClubTournament
 from firenze_site.requests import HtmxHttpRequest, SignedInRequest
 from games.errors import GameError
@@ -65,6 +66,30 @@ def found(request: SignedInRequest) -> HttpResponse:
             else:
                 return redirect(_club_url(club))
     return render(request, "clubs/new.html", {"form": form}, status=status)
+
+
+@login_required
+def club_settings(request: SignedInRequest, slug: str) -> HttpResponse:
+    """An admin's page for the club's name, description and door. Outsiders of a club by
+    invitation get 404 (as for its other inside pages); members who are not admins get 403."""
+    club, member = access.inside_or_404(slug, request.user)
+    if member is None or not member.is_admin:
+        raise PermissionDenied(_("Only the club's admins can do that."))
+    initial = {"name": club.name, "description": club.description, "door": club.door}
+    form = ClubForm(request.POST or None, initial=initial)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                done = membership.change_settings(club, request.user, **form.cleaned_data)
+            except GameError as exc:
+                form.add_error("name", exc.message)
+                status = exc.status
+            else:
+                messages.success(request, done)
+                return redirect(_club_url(club))
+    return render(request, "clubs/settings.html", {"club": club, "form": form}, status=status)
 
 
 def _tournament_links(club: Club, inside: bool) -> list[tuple[ClubTournament, str]]:
@@ -137,6 +162,9 @@ def _act(
 ) -> HttpResponse:
     club = access.club_or_404(slug)
     url = reverse(f"clubs:{back}", args=[club.slug])
+    came_from = BackForm(request.POST)
+    if came_from.is_valid() and came_from.cleaned_data["back"] == "inbox":
+        url = reverse("inbox:inbox")
     try:
         if limit:
             limits.check(request, limit)

@@ -368,6 +368,17 @@ def _tournament(notification: Notification, context: dict[str, Any]) -> dict[str
     return words
 
 
+def _club(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    """An invitation to a club, or (to its admins) a player asking to join one."""
+    data = notification.context
+    return {
+        "event": data.get("event", ""),
+        "club": data.get("club", ""),
+        "by": data.get("by", ""),
+        "club_url": links.absolute(str(data.get("url") or "/")),
+    }
+
+
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
@@ -379,6 +390,7 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
     Kind.NEW_MESSAGES: _new_messages,
     Kind.WEBHOOK_OFF: _webhook_off,
     Kind.TOURNAMENT: _tournament,
+    Kind.CLUB: _club,
 }
 
 

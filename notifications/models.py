@@ -33,6 +33,7 @@ class Notification(models.Model):
         TABLE_FULL = "table_full", "Your table is full"
         NEW_MESSAGES = "new_messages", "New messages"
         TOURNAMENT = "tournament", "Tournament news"
+        CLUB = "club", "Club invitation or request to join"
         # Service messages about the player's own settings: sent whatever the preferences say.
         TEST = "test", "Test (webhook or push)"
         WEBHOOK_OFF = "webhook_off", "Webhook switched off"

@@ -45,6 +45,8 @@ def for_notification(notification: Notification) -> Notice:
     name = user.public_name
     if notification.kind == Kind.TOURNAMENT:
         return _tournament(notification, name)
+    if notification.kind == Kind.CLUB:
+        return _club(notification, name)
     if game is None:
         site = emails.common_context(user)["site_url"]
         return Notice(
@@ -224,6 +226,18 @@ def _tournament(notification: Notification, name: str) -> Notice:
         game.pk if game is not None else None,
         game.title if game is not None else str(data.get("tournament", "")),
     )
+
+
+def _club(notification: Notification, name: str) -> Notice:
+    """An invitation to a club, or a request to join one (to its admins)."""
+    data = notification.context
+    words = {"name": name, "club": data.get("club", ""), "by": data.get("by", "")}
+    if data.get("event") == "asked":
+        text = _("%(name)s, %(by)s asks to join %(club)s.") % words
+    else:
+        text = _("%(name)s, %(by)s invites you to join %(club)s.") % words
+    url = links.absolute(str(data.get("url") or "/"))
+    return Notice(notification.kind, str(words["club"]), text, url, None, "")
 
 
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str]]] = {

@@ -80,6 +80,7 @@ KIND_OF: dict[str, str] = {
     Kind.GAME_STARTED: INVITATIONS,
     Kind.TABLE_FULL: INVITATIONS,
     Kind.TOURNAMENT: TOURNAMENTS,
+    Kind.CLUB: INVITATIONS,  # an invitation to a club, a request to join one
 }
 
 

@@ -60,6 +60,7 @@ def test_the_club_pages_pass_axe_and_fit_the_screen(new_page, club, phone, dark,
         ("list", players[2], "/clubs/"),
         ("outsider", None, f"/clubs/{slug}/"),
         ("new", players[2], "/clubs/new/"),
+        ("settings", players[0], f"/clubs/{slug}/settings/"),
     ]
     problems = []
     for name, who, path in pages:

@@ -491,6 +491,6 @@ CORE = {
     "clubs/<slug:slug>/withdraw/", "clubs/<slug:slug>/leave/", "clubs/<slug:slug>/invite/",
     "clubs/<slug:slug>/accept/", "clubs/<slug:slug>/refuse/", "clubs/<slug:slug>/remove/",
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
-    "clubs/<slug:slug>/tournaments/new/", "games/<int:pk>/plan/",
+    "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/", "games/<int:pk>/plan/",
     "games/<int:pk>/replay/what-if/",
 }  # fmt: skip
