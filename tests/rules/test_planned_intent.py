@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from games.rules.firenze.rules import apply_action, legal_actions, new_game
-from games.rules.firenze.rules.planned import intent
+from games.rules.firenze.rules.planned import intent, stop
 from games.rules.firenze.rules.state import State
 
 
@@ -50,3 +50,19 @@ def test_it_stops_when_an_opponent_took_every_card_of_that_kind() -> None:
     later = _changed(state, take_kind)
 
     assert not [a for a in legal_actions(later) if intent(later, a) == wanted]
+
+
+def test_it_plays_on_after_a_take_refilled_the_row_but_stops_at_a_card_drawn_elsewhere() -> None:
+    """The row's refill is open to everyone and every later step is checked against the real
+    row: a plan goes on. A card off the deck that did not land in the row is a guess: it stops."""
+    state = new_game(2, 31, None)
+    action, _ = _take_first_card(state)
+    after = apply_action(state, action)
+    assert len(after._d["deck"]) < len(state._d["deck"]), "the take refilled the row"
+
+    assert stop(state, after, 0) is None
+
+    def draw_into_hand(data: dict) -> None:
+        data["players"][0]["hand"].append(data["deck"].pop())
+
+    assert stop(after, _changed(after, draw_into_hand), 0) == "revealed"

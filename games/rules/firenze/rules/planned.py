@@ -5,12 +5,14 @@ dealt at random, never read from the real state) and moved to the start of the s
 step's intent names the kind of card rather than its row slot, which shifts when an opponent
 takes a card, and not the bricks lying on it: a brick joins every card left in the row each
 turn, so a plan naming them would stop at step 1 almost always (the bench measured 80-92 %).
-A plan stops after any step that drew a card, as what follows rests on a guess.
+A plan stops after any step that drew a card other than the row's refill, as what follows
+rests on a guess.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from .determinize import sample_state
@@ -42,7 +44,13 @@ def intent(state: State, action: dict[str, Any]) -> dict[str, Any]:
 
 
 def stop(before: State, after: State, seat: int) -> str | None:
-    """ "revealed" once a card came off the deck (a draw, a refill, an event)."""
-    if len(after._d["deck"]) != len(before._d["deck"]):
-        return "revealed"
-    return None
+    """ "revealed" once a card came off the deck anywhere but into the open row (a draw, an
+    event). A card refilling the row after a take is no guess: every later step is checked
+    against the real row before it is played, so the plan goes on."""
+    drawn = len(before._d["deck"]) - len(after._d["deck"])
+    if drawn == 0:
+        return None
+    refilled = Counter(e["card"] for e in after._d["row"]) - Counter(
+        e["card"] for e in before._d["row"]
+    )
+    return None if drawn == refilled.total() else "revealed"
