@@ -27,7 +27,7 @@ from collections.abc import Callable
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -41,7 +41,7 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.crypto import salted_hmac
 from django.utils.dateparse import parse_datetime
 
-from games import clock, page, versions
+from games import clock, page, shown, versions
 from games.models import Absence, Game, Seat
 from games.templatetags.times import left
 from games.timecontrol import clock_words, pace_words
@@ -211,14 +211,23 @@ def etag_for(request: HttpRequest, key: str) -> str:
 
 
 def _cache_key(head: Head, key: str) -> str:
-    return f"game-page:{head.game_id}:{head.version}:{key}"
+    # "pages", not "page": what it holds changed from the bare HTML to a Drawn.
+    return f"game-pages:{head.game_id}:{head.version}:{key}"
+
+
+class Drawn(NamedTuple):
+    """A page as the cache keeps it: its HTML and the versions it shows (games.shown), kept
+    together so no one reads them back out of the HTML."""
+
+    html: str
+    shown: shown.Versions | None
 
 
 def serve(
     request: HttpRequest,
     head: Head,
     partial: str | None,
-    render_page: Callable[[], str],
+    render_page: Callable[[], Drawn],
     render_chat: Callable[[], str],
 ) -> HttpResponse:
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
@@ -228,17 +237,18 @@ def serve(
     if etag in _if_none_match(request):
         response = HttpResponse(status=304)
     else:
-        html = cache.get(_cache_key(head, key))
-        if html is None:
-            html = render_page()
-            cache.set(_cache_key(head, key), html, TTL_SECONDS)
+        drawn = cache.get(_cache_key(head, key))
+        if drawn is None:
+            drawn = render_page()
+            cache.set(_cache_key(head, key), drawn, TTL_SECONDS)
+        html = drawn.html
         html = html.replace(CSRF_PLACEHOLDER, get_token(request))
         if POLL_PLACEHOLDER in html:
             token = versions.poll_token(head.game_id, versions.viewer(request))
             html = html.replace(POLL_PLACEHOLDER, token)
         if CHAT_PLACEHOLDER in html:
             html = html.replace(CHAT_PLACEHOLDER, render_chat())
-        response = HttpResponse(html)
+        response = shown.mark(HttpResponse(html), drawn.shown)
     response["ETag"] = etag
     # Stored by the browser but asked about every time (a stale position must not show).
     patch_cache_control(response, private=True, no_cache=True, max_age=0)
@@ -255,15 +265,16 @@ def _if_none_match(request: HttpRequest) -> set[str]:
 
 def render_game_page(
     viewer: page.Viewer, game: Game, seats: list[Seat], partial: str | None
-) -> str:
+) -> Drawn:
     """The game page as the cache keeps it: placeholders for the per-request parts (the CSRF
-    token; the table talk, once the game has any)."""
+    token; the table talk, once the game has any), with the versions it shows."""
     extra = {
         "csrf_token": CSRF_PLACEHOLDER,
         "chat_placeholder": CHAT_PLACEHOLDER if game.chat_version else "",
         "poll_token": "" if game.is_public else POLL_PLACEHOLDER,
     }
-    return page.render(viewer, game, seats, partial=partial, extra=extra)
+    html = page.render(viewer, game, seats, partial=partial, extra=extra)
+    return Drawn(html, shown.of_game(game))
 
 
 # --- drawing the players' pages after a change ----------------------------------------------

@@ -38,6 +38,7 @@ from games import (
     pagecache,
     play,
     poll,
+    shown,
     versions,
 )
 from games.access import game_for_user, game_url, may_see_private, posted_token
@@ -335,7 +336,8 @@ def _page(
     the whole log, a page the cache does not keep. ``seats``: a move's own read of them."""
     seats = game.seats_for_page() if seats is None else seats
     html = page.render(page.Viewer.of(request), game, seats, **options)
-    return HttpResponse(html, status=status)
+    drawn_at = None if options.get("template") else shown.of_game(game)  # the log: no poller
+    return shown.mark(HttpResponse(html, status=status), drawn_at)
 
 
 @require_GET

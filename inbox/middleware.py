@@ -11,18 +11,18 @@ every ETag here (``"…-i3"``), and taken off again from a browser's If-None-Mat
 still the same: a page whose count changed is drawn anew instead of answered 304.
 
 It also records that the player looked at a game (inbox.seen) when its page, or the answer to
-their move, is served.
+their move, is served, at the versions the response says it shows (games.shown).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from games import shown
 from inbox import counts, seen
 
 COUNT = "<!--inbox:count-->"
@@ -66,15 +66,12 @@ def _looked_at(request: HttpRequest, response: HttpResponse) -> int | None:
     return int(match.kwargs["pk"])
 
 
-SHOWN = re.compile(rb'data-version="(\d{1,9})" data-chat="(\d{1,9})"')
-
-
 def _versions_shown(response: HttpResponse) -> tuple[int, int] | None:
-    """The versions the page itself was drawn at (its poller says them), if it has a body."""
+    """The versions the page itself was drawn at, if it has a body (a 304 shows the browser's
+    copy: the game's current versions are recorded)."""
     if response.status_code != 200 or response.streaming:
         return None
-    found = SHOWN.search(response.content)
-    return (int(found.group(1)), int(found.group(2))) if found else None
+    return shown.by(response)
 
 
 def _with_count(etag: str, count: int) -> str:

@@ -114,6 +114,33 @@ def test_games_are_marked_when_they_changed_since_the_player_looked(anna, ben):
     assert "Changed since you looked" not in text(browser.get(reverse("inbox:inbox")))
 
 
+def test_a_page_served_from_the_cache_counts_as_seen_at_its_own_versions(anna, ben, monkeypatch):
+    """A move landing while a cached page is served: the player saw the page's versions, not
+    the game's newer ones, so the inbox still says the game changed since they looked."""
+    from games import pagecache, views
+
+    game = started_game(anna, ben)
+    waiter = ben if acting_user(game) == anna else anna
+    browser = signed_in(waiter)
+    game_page(browser, game)  # drawn and cached at the current version
+    real_head = pagecache.head
+
+    def head_then_a_move(pk):
+        found = real_head(pk)
+        play_greedy(Game.objects.get(pk=pk), 1)
+        return found
+
+    monkeypatch.setattr(views.pagecache, "head", head_then_a_move)
+    served = browser.get(reverse("games:detail", args=[game.pk]))
+    monkeypatch.undo()
+    assert served.status_code == 200
+    assert f'data-version="{game.version}"' in served.content.decode()
+    game.refresh_from_db()
+    assert game.version > int(re.search(r'data-version="(\d+)"', text(served)).group(1))
+    inbox_page = text(browser.get(reverse("inbox:inbox")))
+    assert "Changed since you looked" in inbox_page and "new moves" in inbox_page
+
+
 def test_after_ending_a_turn_next_game_leads_straight_to_the_next_one(anna, ben, carla):
     first, second = waiting_games(anna, ben, carla, 2)
     browser = signed_in(anna)
