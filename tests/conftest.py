@@ -57,6 +57,22 @@ def _fresh_cache():
     cache.clear()
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items) -> None:
+    """The long files first: those marked slow (tens of seconds each), then the browser tests,
+    then the rest, each group in the order it had (pytest-randomly's too, when it shuffles).
+    make test hands whole files to its two workers in this order (--no-loadscope-reorder):
+    left to pytest-xdist, files with few tests go last, and a lone 80-second fuzz test ended
+    the run on one worker while the other idled."""
+
+    def weight(item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 1 if item.get_closest_marker("browser") else 2
+
+    items.sort(key=weight)
+
+
 def pytest_sessionfinish(session) -> None:
     """On a pytest-xdist worker: hand the figures to the controller, which prints them."""
     from tests.figures import LINES
