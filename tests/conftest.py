@@ -41,9 +41,21 @@ def _clock_from_the_environment():
     if not start:
         yield
         return
+    import time
+    import wsgiref.handlers
+    from types import SimpleNamespace
+    from unittest import mock
+
     import time_machine
 
-    with time_machine.travel(start, tick=True):
+    # The Date a live server puts on its answers stays real: the test browser, a process of
+    # its own on the real clock, ages its cache by it, and a Date hours away made it keep
+    # nothing (an offline page then lost its stylesheet, a page its scripts for a moment).
+    real_time = SimpleNamespace(time=time_machine.escape_hatch.time.time, gmtime=time.gmtime)
+    with (
+        time_machine.travel(start, tick=True),
+        mock.patch.object(wsgiref.handlers, "time", real_time),
+    ):
         yield
 
 
