@@ -71,11 +71,13 @@ def _fresh_cache():
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items) -> None:
-    """The long files first: those marked slow (tens of seconds each), then the browser tests,
-    then the rest, each group in the order it had (pytest-randomly's too, when it shuffles).
-    make test hands whole files to its two workers in this order (--no-loadscope-reorder):
-    left to pytest-xdist, files with few tests go last, and a lone 80-second fuzz test ended
-    the run on one worker while the other idled."""
+    """On a pytest-xdist worker, the long files first: those marked slow (tens of seconds
+    each), then the browser tests, then the rest, each group in the order it had
+    (pytest-randomly's too, when it shuffles). make test hands whole files to its two workers
+    in this order (--no-loadscope-reorder): left to pytest-xdist, files with few tests go last,
+    and a lone 80-second fuzz test ended the run on one worker while the other idled."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a run on one process keeps pytest-django's order (plain database tests first)
 
     def weight(item) -> int:
         if item.get_closest_marker("slow"):
