@@ -2,8 +2,11 @@
 # The whole suite, as `make test` runs it (after the deploy check): the SQLite tests on two
 # pytest-xdist workers (whole files per worker: a module's fixtures and the browser and live
 # server are built once per worker) while the PostgreSQL tests run beside them on a throw-away
-# cluster. Both parts mostly wait (browsers, servers, subprocesses), so on two cores they
-# overlap well. Each part prints its 20 slowest tests; the run ends with its wall and CPU time.
+# cluster, with the tests marked `beside` (they wait on servers of their own). Both parts
+# mostly wait (browsers, servers, subprocesses), so on two cores they overlap well. The workers
+# take the files in collection order, the long ones first (tests/conftest.py): xdist's own
+# order (most tests first) left a lone long test to end the run. Each part prints its 20
+# slowest tests; the run ends with its wall and CPU time.
 # Extra pytest options for both parts: scripts/test.sh -p randomly. TEST_PATHS: fewer tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,11 +20,12 @@ start=$(date +%s)
 
 scripts/postgres.sh start || exit 1
 trap 'scripts/postgres.sh stop' EXIT
-DATABASE_URL=$(scripts/postgres.sh url) "$BIN/pytest" "${PATHS[@]}" -m postgres --durations=20 \
-    -p no:cacheprovider "$@" >"$POSTGRES_LOG" 2>&1 &
+DATABASE_URL=$(scripts/postgres.sh url) "$BIN/pytest" "${PATHS[@]}" -m "postgres or beside" \
+    --durations=20 -p no:cacheprovider "$@" >"$POSTGRES_LOG" 2>&1 &
 postgres_pid=$!
 
-"$BIN/pytest" "${PATHS[@]}" -m "not postgres" -n "$WORKERS" --dist loadfile --durations=20 "$@"
+"$BIN/pytest" "${PATHS[@]}" -m "not postgres and not beside" -n "$WORKERS" --dist loadfile \
+    --no-loadscope-reorder --durations=20 "$@"
 sqlite_status=$?
 
 wait "$postgres_pid"

@@ -41,9 +41,21 @@ def _clock_from_the_environment():
     if not start:
         yield
         return
+    import time
+    import wsgiref.handlers
+    from types import SimpleNamespace
+    from unittest import mock
+
     import time_machine
 
-    with time_machine.travel(start, tick=True):
+    # The Date a live server puts on its answers stays real: the test browser, a process of
+    # its own on the real clock, ages its cache by it, and a Date hours away made it keep
+    # nothing (an offline page then lost its stylesheet, a page its scripts for a moment).
+    real_time = SimpleNamespace(time=time_machine.escape_hatch.time.time, gmtime=time.gmtime)
+    with (
+        time_machine.travel(start, tick=True),
+        mock.patch.object(wsgiref.handlers, "time", real_time),
+    ):
         yield
 
 
@@ -55,6 +67,24 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items) -> None:
+    """On a pytest-xdist worker, the long files first: those marked slow (tens of seconds
+    each), then the browser tests, then the rest, each group in the order it had
+    (pytest-randomly's too, when it shuffles). make test hands whole files to its two workers
+    in this order (--no-loadscope-reorder): left to pytest-xdist, files with few tests go last,
+    and a lone 80-second fuzz test ended the run on one worker while the other idled."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # a run on one process keeps pytest-django's order (plain database tests first)
+
+    def weight(item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 1 if item.get_closest_marker("browser") else 2
+
+    items.sort(key=weight)
 
 
 def pytest_sessionfinish(session) -> None:

@@ -68,6 +68,7 @@ def test_step_through_a_replay_then_open_a_profile_from_the_final_scores(new_pag
     screenshot(page, "desktop-archive-01-finished-game")
 
     page.get_by_role("link", name="Replay this game").click()
+    page.wait_for_load_state()  # its keys work once replay.js has run
     expect(page.locator(".replay-step")).to_have_text("0")
     assert turn_of(page) == 1
     page.keyboard.press("ArrowRight")

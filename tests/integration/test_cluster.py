@@ -15,9 +15,12 @@ import pytest
 from bench import cluster
 from tests import figures
 
-pytestmark = pytest.mark.skipif(
-    os.geteuid() != 0, reason="network namespaces need root (CI and make test run as root)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        os.geteuid() != 0, reason="network namespaces need root (CI and make test run as root)"
+    ),
+    pytest.mark.beside,  # a minute of waiting on its own nodes: beside the SQLite workers
+]
 
 
 def test_a_short_rehearsal_on_five_nodes_loses_nothing():

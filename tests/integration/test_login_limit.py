@@ -3,8 +3,12 @@ counting in Redis (bench/login_limit.py runs it; make bench prints the same figu
 
 from __future__ import annotations
 
+import pytest
+
 from bench.login_limit import measure
 from tests import figures
+
+pytestmark = pytest.mark.beside  # its own gunicorn and Redis: beside the SQLite workers
 
 
 def test_one_account_allows_five_guesses_across_four_workers_behind_a_proxy():

@@ -106,6 +106,7 @@ def restore_then_play_on(tmp_path: Path, anna, ben, carla) -> None:
     assert cup.current_round == 2
 
 
+@pytest.mark.slow
 def test_it_restores_a_busy_site_that_then_plays_on(tmp_path, anna, ben, carla):
     restore_then_play_on(tmp_path, anna, ben, carla)
 

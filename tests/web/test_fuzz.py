@@ -91,6 +91,8 @@ HOSTILE = [
     "<script>alert(1)</script>", "' OR 1=1 --", "\u202e\u0041nna", "%s%s%n",
 ]  # fmt: skip
 
+pytestmark = pytest.mark.slow  # about two minutes: make test starts it first
+
 text = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=40)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | text,
