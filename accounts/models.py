@@ -70,6 +70,13 @@ class User(AbstractUser):
     # games.clock.alarm_moments: when to warn before the player's clock runs out, in minutes
     # before it (e.g. [480, 120, 30]); empty: the site's default shares of the turn.
     deadline_alarms = models.JSONField(_("Deadline alarms"), default=list, blank=True)
+    # notifications.morning: the hour (0-23, the player's time zone) of their morning summary
+    # of the games waiting for them, instead of one email per turn; None: no summary.
+    summary_hour = models.PositiveSmallIntegerField(
+        _("Morning summary hour"), null=True, blank=True
+    )
+    # The local day the last summary went out: claimed by a conditional update, once a day.
+    summary_sent_on = models.DateField(null=True, blank=True, editable=False)
     # accounts/names.py: what the display name looks like, to refuse look-alikes of it.
     display_name_skeleton = models.CharField(max_length=100, blank=True, db_index=True)
 

@@ -504,6 +504,10 @@ CELERY_BEAT_SCHEDULE["notifications-daily-digest"] = {
     "task": "notifications.tasks.send_daily_digests",
     "schedule": crontab(hour=NOTIFICATIONS_DIGEST_HOUR, minute=0),
 }
+CELERY_BEAT_SCHEDULE["notifications-morning-summaries"] = {
+    "task": "notifications.tasks.send_morning_summaries",
+    "schedule": crontab(minute="*/15"),
+}
 # Retention: sent, skipped and failed emails are deleted after this many days, sign-in links a
 # day after they expire (used or not); the purge runs nightly.
 NOTIFICATIONS_RETENTION_DAYS = int(os.environ.get("NOTIFICATIONS_RETENTION_DAYS", "90"))

@@ -135,6 +135,14 @@ def _digest_message(user: Any, notifications: list[Notification]) -> EmailMultiA
     return message(user, "digest", {"entries": entries, "count": len(entries)})
 
 
+def summary_message(user: Any, games: list[Game]) -> EmailMultiAlternatives:
+    """The morning summary (notifications.morning): the games waiting for the player's move,
+    in the order given (the least clock left first), in their language."""
+    with translation.override(language_of_user(user)):
+        entries = [game_context(user, game) for game in games]
+        return message(user, "summary", {"entries": entries, "count": len(entries)})
+
+
 # --- context --------------------------------------------------------------------------------
 
 

@@ -193,3 +193,22 @@ class AlarmsForm(forms.Form):
             "and when a tenth of it is left."
         ),
     )
+
+
+class SummaryForm(forms.Form):
+    """The morning summary (notifications.morning): off, or the hour it comes in the player's
+    own time zone; while it is on, no email per turn."""
+
+    hour = forms.TypedChoiceField(
+        label=_("Morning summary"),
+        choices=[("", _("Off: an email for each turn"))]
+        + [(str(h), f"{h:02d}:00") for h in range(24)],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_(
+            "One email at this hour (your time zone) listing every game waiting for your move, "
+            "the least time left first, instead of one email per turn. Deadline alarms still "
+            "come."
+        ),
+    )

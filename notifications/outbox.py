@@ -61,6 +61,12 @@ def notify(
     cells = preferences.table(user)  # one query for every channel's decision
     if kind not in NOT_EMAILED:
         reason = opt_out_reason(user, kind, cells=cells)
+        if (
+            kind == Kind.YOUR_TURN
+            and not reason
+            and getattr(user, "summary_hour", None) is not None
+        ):
+            reason = "morning summary instead"  # notifications.morning lists the game instead
         digest = kind == Kind.YOUR_TURN and preferences.email_digest(user, cells)
         notification = write(
             user, kind, key=key, game=game, context=context, digest=digest, reason=reason

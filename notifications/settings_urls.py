@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.preferences_page, name="page"),
     path("preferences/", views.save_preferences, name="save"),
     path("alarms/", views.save_alarms, name="alarms"),
+    path("summary/", views.save_summary, name="summary"),
     path("webhook/", views.save_webhook, name="webhook"),
     path("webhook/remove/", views.remove_webhook, name="webhook_remove"),
     path("webhook/test/", views.test_webhook, name="webhook_test"),

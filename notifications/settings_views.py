@@ -29,6 +29,7 @@ from notifications.forms import (
     EndpointForm,
     PreferencesForm,
     PushSubscriptionForm,
+    SummaryForm,
     WebhookForm,
     device_name,
 )
@@ -65,6 +66,10 @@ def _page(request: SignedInRequest, status: int = 200, **forms: Any) -> HttpResp
         "form": forms.get("form") or PreferencesForm(user=user),
         "alarms_form": forms.get("alarms_form")
         or AlarmsForm(initial={"alarms": list(user.deadline_alarms or [])}),
+        "summary_form": forms.get("summary_form")
+        or SummaryForm(
+            initial={"hour": "" if user.summary_hour is None else str(user.summary_hour)}
+        ),
         "channels": preferences.CHANNELS,
         "webhook": webhook,
         "webhook_form": forms.get("webhook_form") or WebhookForm(initial=initial),
@@ -108,6 +113,19 @@ def save_alarms(request: SignedInRequest) -> HttpResponse:
     request.user.save(update_fields=["deadline_alarms"])
     messages.success(request, _("Your deadline alarms are saved; they apply from your next turn."))
     return redirect(reverse("notification_settings:page") + "#alarms")
+
+
+@login_required
+@require_POST
+def save_summary(request: SignedInRequest) -> HttpResponse:
+    """The player's morning summary: its hour, or off."""
+    form = SummaryForm(request.POST)
+    if not form.is_valid():
+        return _page(request, 400, summary_form=form)
+    request.user.summary_hour = form.cleaned_data["hour"]
+    request.user.save(update_fields=["summary_hour"])
+    messages.success(request, _("Your morning summary is saved."))
+    return redirect(reverse("notification_settings:page") + "#summary")
 
 
 @login_required

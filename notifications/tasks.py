@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from notifications import delivery
+from notifications import delivery, morning
 
 # Retries wait about 30 s, 1 min, 2 min... up to 10 min (with jitter); the row's attempts
 # count (not the retry count) decides when to give up, so send_pending cannot reset it.
@@ -62,6 +62,22 @@ def send_daily_digests() -> dict[str, int]:
     for user_id in user_ids:
         send_digest.delay(user_id)
     return {"digests": len(user_ids)}
+
+
+@shared_task(soft_time_limit=120, time_limit=180)
+def send_morning_summaries() -> dict[str, int]:
+    """Every quarter hour: the summaries whose local hour has come (notifications.morning)."""
+    user_ids = morning.due_user_ids()
+    for user_id in user_ids:
+        send_morning_summary.delay(user_id)
+    return {"summaries": len(user_ids)}
+
+
+@shared_task(soft_time_limit=30, time_limit=45)
+def send_morning_summary(user_id: int) -> bool:
+    """One player's summary; claimed for their local day before it is sent, so never twice
+    (an SMTP failure loses that day's summary rather than risk a second one)."""
+    return morning.send_summary(user_id)
 
 
 @shared_task(soft_time_limit=300, time_limit=360)

@@ -77,7 +77,7 @@ FIELDS = [
     "days_off", "name", "scope", "invitation", "calendar", "level", "bot_seat_2", "bot_seat_3",
     "bot_seat_4", "description", "rounds", "group_size", "final_table", "max_players",
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
-    "tournaments__email",
+    "tournaments__email", "hour", "alarms",
     "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door", "o",
     "step",
 ]  # fmt: skip
