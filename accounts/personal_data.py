@@ -50,6 +50,7 @@ def export(user: Any) -> dict[str, Any]:
             for p in user.notification_preferences.order_by("kind", "channel")
         ],
         "deadline_alarms_minutes_before": list(user.deadline_alarms or []),
+        "morning_summary_hour": user.summary_hour,
         "webhook": _webhook(user),
         "push_devices": [
             {"device": d.device, "created": _when(d.created)}
