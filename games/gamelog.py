@@ -32,6 +32,7 @@ class LogLine:
     text: str
     timeout: bool = False
     note: bool = False  # not a step of the game (a resignation)
+    minor: bool = False  # a pass or a forced step (Presentation.minor_line): may be hidden
     raw: str | None = None  # the stored line, {0} for seats: names become profile links
 
 
@@ -93,15 +94,16 @@ def log_turns(
         # The raw line keeps its seat tokens (the template links them to profiles), worded
         # like the text: the engine fills tokens in with themselves.
         lines = [
-            (engine.format_line(line, names), engine.format_line(line, tokens)) for line in move.log
+            (engine.format_line(line, names), engine.format_line(line, tokens), line)
+            for line in move.log
         ]
         if game_over and index == len(moves) - 1 and len(lines) > 1:
-            _add(group, lines[:1], move.timeout)
+            _add(group, lines[:1], move.timeout, engine)
             final = LogTurn(turn=None, name=gettext("Final scoring"), when=move.created)
-            final.lines = [LogLine("", text, raw=raw) for text, raw in lines[1:]]
+            final.lines = [LogLine("", text, raw=raw) for text, raw, _ in lines[1:]]
             turns.append(final)
             continue
-        _add(group, lines, move.timeout)
+        _add(group, lines, move.timeout, engine)
     for _, texts in pending:
         if turns:
             _note(turns[-1], texts)
@@ -112,10 +114,11 @@ def _note(group: LogTurn, texts: list[str]) -> None:
     group.lines.extend(LogLine("", text, note=True) for text in texts)
 
 
-def _add(group: LogTurn, lines: list[tuple[str, str]], timeout: bool) -> None:
-    for text, raw in lines:
+def _add(group: LogTurn, lines: list[tuple[str, str, str]], timeout: bool, engine: Engine) -> None:
+    for text, raw, stored in lines:
         number = f"{group.turn}.{len(group.lines) + 1}"
-        group.lines.append(LogLine(number, text, timeout, raw=raw))
+        minor = engine.minor_line(stored)
+        group.lines.append(LogLine(number, text, timeout, raw=raw, minor=minor))
 
 
 def resignation_notes(

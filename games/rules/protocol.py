@@ -196,6 +196,11 @@ class Presentation(Protocol):
 
     def rules_context(self) -> dict[str, Any]: ...  # for look.rules_template
     def format_line(self, line: str, names: Sequence[str]) -> str: ...  # a log line, in words
+    def minor_line(self, line: str) -> bool:
+        """Whether a stored log line is a pass or a step the rules made for the player (a
+        refill, a forced discard): the log lets a player hide those."""
+        ...
+
     def refusal_text(self, exc: Exception) -> str:
         """Why apply_action refused (its illegal_action), in the active language."""
         ...

@@ -181,4 +181,19 @@
       if (!(version <= shown())) poll();
     }, 100);
   });
+
+  // "Hide passes and forced steps" in the log: the checkbox works by CSS alone and htmx keeps
+  // it across swaps (hx-preserve); this remembers the choice for the next visit.
+  var HIDE_MINOR = "firenze.log.hideMinor";
+  function remembered() {
+    try { return window.localStorage.getItem(HIDE_MINOR) === "1"; } catch (e) { return false; }
+  }
+  var hideMinor = document.getElementById("log-hide-minor");
+  if (hideMinor) hideMinor.checked = remembered();
+  document.addEventListener("change", function (event) {
+    if (!event.target || event.target.id !== "log-hide-minor") return;
+    try {
+      window.localStorage.setItem(HIDE_MINOR, event.target.checked ? "1" : "0");
+    } catch (e) { /* storage refused: the choice lasts as long as the page */ }
+  });
 })();

@@ -178,6 +178,9 @@ class NimEngine:
     def format_line(self, line: str, names: Sequence[str]) -> str:
         return line.format(*names)
 
+    def minor_line(self, line: str) -> bool:
+        return line.endswith("ends the turn.")  # a turn that took nothing: a pass
+
     def changes(self, before: State, after: State) -> dict[str, Any]:
         return {"pile": after.d["pile"]}
 

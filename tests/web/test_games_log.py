@@ -233,3 +233,47 @@ def test_phase_pills_and_card_names_link_to_the_rules(anna, ben):
     help_page = signed_in(anna).get(rules_url).content.decode()
     for phase in ("choose", "exchange", "build", "fulfil", "limits"):
         assert f'id="phase-{phase}"' in help_page
+
+
+MINOR = re.compile(
+    r'<li class="[^"]*\bminor\b[^"]*">(?:(?!</li>).)*?<span class="log-text">(.*?)</span></li>',
+    re.S,
+)
+
+
+def test_it_marks_passes_and_forced_steps_so_the_player_can_hide_them(anna, ben):
+    game = started_game(anna, ben, seed=11)
+    play_greedy(game, 60)
+    page = signed_in(anna).get(reverse("games:log", args=[game.pk])).content.decode()
+
+    hidden = [plain(line) for line in MINOR.findall(page)]
+    shown = [plain(line) for line in TEXT.findall(page)]
+    assert 'id="log-hide-minor"' in page and "Hide passes and forced steps" in page
+    assert any("comes into the row" in line for line in hidden), hidden
+    assert all(
+        "comes into the row" in line
+        or "ends the turn" in line
+        or "pouch" in line
+        or "card limit" in line
+        or "no card in the row" in line
+        or "copy is discarded" in line
+        for line in hidden
+    ), hidden
+    # What players chose stays: takes and builds are never hidden.
+    assert any(" takes " in line for line in shown)
+    assert not any(" takes " in line and "comes into the row" not in line for line in hidden)
+
+
+def test_it_lets_the_engine_decide_what_is_minor():
+    from games.rules import registry
+
+    engine = registry.get("firenze")
+    assert engine.minor_line("{0} ends the turn.")
+    assert engine.minor_line("Architect comes into the row with 1 red.")
+    assert not engine.minor_line("{1} takes Architect (2nd card) with 1 red.")
+    assert not engine.minor_line("{0} ends the turn. Then builds")
+
+
+def test_it_lets_nim_say_its_passes_too(nim):
+    assert nim.minor_line("{0} ends the turn.")
+    assert not nim.minor_line("{0} takes 2.")

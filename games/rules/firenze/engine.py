@@ -164,6 +164,9 @@ class FirenzeEngine:
         """The line in the reader's language (firenze/log_words.py), names filled in."""
         return rules.format_line(word_line(line), list(names))
 
+    def minor_line(self, line: str) -> bool:
+        return rules.minor_line(line)
+
     def refusal_text(self, exc: Exception) -> str:
         return illegal_action_text(exc)
 

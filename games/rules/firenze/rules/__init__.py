@@ -16,7 +16,7 @@ from .legal import legal_actions_of
 from .levels import choose_action
 from .setup import new_game
 from .state import State, from_dict, to_dict
-from .view import format_line, log_lines, player_view
+from .view import format_line, log_lines, minor_line, player_view
 
 # What a game record names its engine by (exports, imports): the game, and the version of the
 # rules it plays (docs/rules.md). A change to the rules that would replay a stored move log
@@ -42,6 +42,7 @@ __all__ = [
     "legal_actions",
     "log_lines",
     "log_tokens",
+    "minor_line",
     "new_game",
     "player_view",
     "progress",

@@ -175,6 +175,19 @@ def format_line(line: str, names: list[str] | None = None) -> str:
     return _SEAT_TOKEN.sub(name, line)
 
 
+# The lines of passes and of steps the rules make for a player (the row's refill, a discard
+# at the card limit, bricks back to the pouch): what a player may hide from the log.
+_MINOR = re.compile(
+    r"(^\{\d+\} ends the turn\.$)|( comes into the row with )|( finds no card in the row to "
+    r"take\.$)|( \(card limit\)\.$)|( returns .* to the pouch)|(; the copy is discarded\.$)"
+)
+
+
+def minor_line(line: str) -> bool:
+    """A stored log line (English, seat tokens kept) that reports a pass or a forced step."""
+    return _MINOR.search(line) is not None
+
+
 def log_lines(state: State, names: list[str] | None = None) -> list[str]:
     """The public log lines produced by the last applied action, with names filled in."""
     return [format_line(line, names) for line in state._d["log"]]
