@@ -62,13 +62,14 @@ class InboxMiddleware:
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return response
-        waiting = counts.waiting_count(user)  # read with the page's own read (prefetch)
         if game_id is not None:
             seen.record(user, game_id, _versions_shown(response))
-        if markers:
-            _fill_markers(response, waiting)
-        if response.has_header("ETag"):
-            response["ETag"] = _with_count(response["ETag"], waiting)
+        if markers or response.has_header("ETag"):
+            waiting = counts.waiting_count(user)  # read with the page's own read (prefetch)
+            if markers:
+                _fill_markers(response, waiting)
+            if response.has_header("ETag"):
+                response["ETag"] = _with_count(response["ETag"], waiting)
         return response
 
 

@@ -154,7 +154,9 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     assert len(services.mailbox.messages) == 4
 
     services.restart_broker()
-    rows = settle(services)
+    # Beat reconnects at growing intervals too, and its sweep is what picks these rows up: on a
+    # machine busy with the rest of the suite that can take longer than the usual wait.
+    rows = settle(services, timeout=3 * TIMEOUT)
 
     overtaken = turns.get(game=first, user=other_player(first, first_mover))
     overtaken.refresh_from_db()

@@ -197,7 +197,7 @@ def test_it_brings_new_messages_with_the_games_poll_without_making_moves_stale(g
     mover = acting_user(game)
     watcher = signed_in(ben if mover != ben else anna)
     page = game_page(watcher, game)
-    version, chat = (int(x) for x in re.search(r'\?v=(\d+)&amp;c=(\d+)"', page).groups())
+    version, chat = (int(x) for x in re.search(r'\?v=(\d+)&amp;c=(\d+)[&"]', page).groups())
     poll = reverse("games:version", args=[game.pk])
     assert watcher.get(poll, {"v": version, "c": chat}).status_code == 204
 
