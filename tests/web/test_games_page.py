@@ -311,7 +311,8 @@ def test_it_lets_other_players_pages_follow_the_game_by_polling_within_ten_secon
     page = game_page(watcher, game)
     poller = re.search(r'<div id="poller"[^>]*>', page).group(0)
     # The player's poll also says whose it is (o=, games.presence: no alarm while it polls).
-    assert f'hx-get="{url("version", game)}?v={game.version}&amp;c={game.chat_version}&amp;o=' in poller
+    polled = f"{url('version', game)}?v={game.version}&amp;c={game.chat_version}&amp;o="
+    assert f'hx-get="{polled}' in poller
     every = int(re.search(r'hx-trigger="every (\d+)s[,"]', poller).group(1))
     assert every <= 10
     assert re.search(r'<div id="game"[^>]*hx-trigger="game-changed from:body"', page)

@@ -1,0 +1,27 @@
+"""Every page by GET and HEAD with hostile queries and ids, from every kind of visitor: never a
+5xx, and looking changes no game. The world, the routes and the strategies are the POST fuzz's
+(tests/web/test_fuzz.py); a file of its own so the two long runs go to different workers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_fuzz import (  # noqa: F401 - fixtures used by name
+    GET_SERVER_ERRORS,
+    fuzz_page,
+    fuzz_report,
+    production_errors,
+    site_routes,
+    takes_get,
+    world,
+)
+
+pytestmark = pytest.mark.slow  # about two minutes: make test starts it first
+
+
+def test_fuzz_every_page_by_get_and_head_with_hostile_queries_and_ids(world, production_errors):  # noqa: F811
+    pages = [route for route in site_routes() if takes_get(route, world)]
+    for route in pages:
+        fuzz_page(route, world)
+    assert {"games/<int:pk>/", "games/", "games/<int:pk>/version/"} <= set(pages)
+    assert not GET_SERVER_ERRORS
