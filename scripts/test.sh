@@ -20,8 +20,21 @@ start=$(date +%s)
 
 scripts/postgres.sh start || exit 1
 trap 'scripts/postgres.sh stop' EXIT
-DATABASE_URL=$(scripts/postgres.sh url) "$BIN/pytest" "${PATHS[@]}" -m "postgres or beside" \
-    --durations=20 -p no:cacheprovider "$@" >"$POSTGRES_LOG" 2>&1 &
+# The tests marked `beside` run after the PostgreSQL tests, in a process of their own: the
+# cluster rehearsal leaves the test process's broker connections behind it, and the email
+# tests that stop and restart their broker then waited in vain for its sweep.
+beside_lane() {
+    local status=0 part code
+    for part in "postgres" "beside and not postgres"; do
+        DATABASE_URL=$(scripts/postgres.sh url) "$BIN/pytest" "${PATHS[@]}" -m "$part" \
+            --durations=20 -p no:cacheprovider "$@"
+        code=$?
+        [[ $code -eq 5 ]] && code=0  # none of them among TEST_PATHS
+        [[ $code -ne 0 ]] && status=$code
+    done
+    return "$status"
+}
+beside_lane "$@" >"$POSTGRES_LOG" 2>&1 &
 postgres_pid=$!
 
 "$BIN/pytest" "${PATHS[@]}" -m "not postgres and not beside" -n "$WORKERS" --dist loadfile \
@@ -30,7 +43,6 @@ sqlite_status=$?
 
 wait "$postgres_pid"
 postgres_status=$?
-[[ $postgres_status -eq 5 ]] && postgres_status=0  # no postgres test among TEST_PATHS
 echo
 echo "=== PostgreSQL tests (run beside the SQLite ones; also in $POSTGRES_LOG) ==="
 cat "$POSTGRES_LOG"

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from django.db import transaction
 from playwright.sync_api import expect
 
 from games.rules.firenze import rules
@@ -156,11 +157,14 @@ def test_it_says_what_another_player_did_when_the_poll_brings_it(new_page):
     expect(page.locator("#status.status-mine")).to_have_count(0)
 
     seat = game.acting_seat
-    while game.acting_seat == seat:
-        state = game.load_state()
-        action = bots.greedy(state, random.Random(f"poll/{state.step}"))
-        game = play.submit_move(game.pk, first, action, game.version)
-        game.refresh_from_db()
+    # The whole turn commits at once, so one poll brings all of it (a poll between two steps
+    # would announce the turn in two parts).
+    with transaction.atomic():
+        while game.acting_seat == seat:
+            state = game.load_state()
+            action = bots.greedy(state, random.Random(f"poll/{state.step}"))
+            game = play.submit_move(game.pk, first, action, game.version)
+            game.refresh_from_db()
 
     # The poll (every 5 s) brings the turn: the live region names what the other player did
     # and that it is this player's turn now; the focus is on the panel, ready to play.
