@@ -80,7 +80,7 @@ FIELDS = [
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email", "hour", "alarms",
     "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door", "o",
-    "step",
+    "step", "back",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -405,7 +405,7 @@ def takes_get(route: str, world: World) -> bool:
 
 
 QUERY_KEYS = ["v", "c", "p", "step", "turn", "page", "q", "next", "part", "game", "player",
-              "engine", "sort", "kind", "lang", "format", "x"]  # fmt: skip
+              "engine", "sort", "kind", "lang", "format", "x", "o"]  # fmt: skip
 
 
 def query(data: st.DataObject) -> dict[str, str]:
