@@ -1,96 +1,31 @@
 """The game page, drawn for one viewer: the one place that turns a stored game into its page.
 
 The views draw it for a request; after a move, a worker draws the seated players' pages ahead
-of their polls (games.pagecache.draw_players_pages). Both go through `render`, with a `Viewer`:
-the user, the invite token in the address, whether it is an htmx request, and the request when
-there is one (a whole page needs it: its layout reads the request's messages and context
-processors; the htmx part a worker draws does not).
+of their polls (games.pagecache.draw_players_pages). Both go through `render`, with a
+games.viewer.Viewer.
 
-What the engine draws comes from what the viewer's seat may see (protocol.Seen: its
-player_view and its own choices), never from the state, so a page cannot show another
-player's hand.
+The page only assembles: each part comes finished from its owner. A game still forming has
+its own page (games.forming_page); a game in play (or over) shows the engine's parts as the
+viewer's seat sees them (games.seen: what the seat may see, never the state, so a page cannot
+show another player's hand), the log (games.gamelog), the seats' clocks and absences
+(games.seat_panel), the standings (games.standings) and the tab's title (games.titles).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
-from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
-from games import admission, gamelog, since, versions
-from games.forms import BotLevelForm, InviteForm
+from games import gamelog, seen, standings, titles, versions
+from games.forming_page import forming_context
+from games.look import look_context
 from games.models import Game, Seat
-from games.rules import protocol, registry
-from games.rules.wording import in_sentence
 from games.seat_panel import seat_panel
-from games.standings import standings
+from games.viewer import Viewer
 
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, around the engine's parts
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Who a page is drawn for."""
-
-    user: Any  # a user, or AnonymousUser
-    token: str = ""  # the invite token in the page's address: its links and polls keep it
-    htmx: bool = False  # an htmx request: its part carries the page's <title>
-    request: HttpRequest | None = field(default=None, compare=False)
-
-    @classmethod
-    def of(cls, request: HttpRequest) -> Viewer:
-        htmx = getattr(request, "htmx", None)
-        return cls(request.user, request.GET.get("token", ""), bool(htmx), request)
-
-    @property
-    def signed_in(self) -> bool:
-        return bool(getattr(self.user, "is_authenticated", False))
-
-    def seat_in(self, seats: Sequence[Seat]) -> Seat | None:
-        if not self.signed_in:
-            return None
-        return next((s for s in seats if s.user_id == self.user.pk), None)
-
-    def absolute(self, path: str) -> str:
-        if self.request is not None:
-            return self.request.build_absolute_uri(path)
-        return settings.SITE_URL.rstrip("/") + path
-
-
-def look_context(engine: protocol.Presentation) -> dict[str, Any]:
-    """What the game page (and the replay) take from the engine's look: its parts and how its
-    scores are counted."""
-    look = engine.look
-    return {
-        "page_parts": look.page_parts,
-        "score_template": look.score_template,
-        "score_unit": look.score_unit,
-        "score_name": look.score_name,
-    }
-
-
-def site_title(title: str) -> str:
-    """A page's title in the browser tab: what it shows, then the site's name."""
-    return f"{title} · {settings.SITE_NAME}"
-
-
-def page_title(game: Game, *, my_turn: bool, acting_name: str | None) -> str:
-    """The browser tab's title; it follows the game on every refresh."""
-    if game.is_finished:
-        return site_title(_("%(title)s: game over") % {"title": game.title})
-    if game.is_open or game.status == Game.Status.CANCELLED:
-        words = {"title": game.title, "status": in_sentence(game.get_status_display())}
-        return site_title(_("%(title)s: %(status)s") % words)
-    if my_turn:
-        return site_title(_("(Your turn) %(title)s") % {"title": game.title})
-    words = {"title": game.title, "acting_name": acting_name or ""}
-    return site_title(_("%(title)s: %(acting_name)s to play") % words)
 
 
 def render(
@@ -108,13 +43,16 @@ def render(
     with their players and absences (Game.seats_for_page). A game still forming (or cancelled)
     has one page, without parts."""
     context = _common_context(viewer, game, seats, error)
+    mine = context["my_seat"]  # the viewer's seat, read once for every part
     if game.is_open or game.status == Game.Status.CANCELLED:  # the whole page, no parts
-        context.update(_forming_context(viewer, game, seats))
-        context.update(extra or {})
-        return render_to_string("games/forming.html", context, request=viewer.request)
-    context.update(_play_context(viewer, game, seats, whole_log))
+        template, partial = "games/forming.html", None
+        context.update(forming_context(viewer, game, seats, mine))
+    else:
+        template = template or PAGE_TEMPLATE
+        context.update(_play_context(game, seats, mine, whole_log))
+    my_turn, acting_name = context.get("my_turn", False), context.get("acting_name")
+    context["page_title"] = titles.page_title(game, my_turn=my_turn, acting_name=acting_name)
     context.update(extra or {})
-    template = template or PAGE_TEMPLATE
     if partial:
         template = f"{template}#{partial}"
     return render_to_string(template, context, request=viewer.request)
@@ -130,6 +68,7 @@ def _common_context(
     viewer: Viewer, game: Game, seats: list[Seat], error: str | None
 ) -> dict[str, Any]:
     return {
+        **look_context(game.engine),
         "game": game,
         "seats": seats,
         "user": viewer.user,
@@ -137,8 +76,7 @@ def _common_context(
         "token": viewer.token,
         "is_htmx": viewer.htmx,
         "my_seat": viewer.seat_in(seats),
-        # Reversed once here: the templates use them in loops.
-        "rules_url": rules_url(game.engine),
+        # Reversed once here: the templates use it in loops.
         "move_url": reverse("games:move", args=[game.pk]),
         # Lets the poll of a private game answer without loading the session.
         # Bound to the viewer's session (games.versions); a page drawn without a request
@@ -149,102 +87,20 @@ def _common_context(
     }
 
 
-def rules_url(engine: protocol.Rules) -> str:
-    """The rules page of the game's engine (the site's default game needs no parameter)."""
-    url = reverse("games:rules")
-    return url if engine.name == registry.default_name() else f"{url}?game={engine.name}"
-
-
-def _forming_context(viewer: Viewer, game: Game, seats: list[Seat]) -> dict[str, Any]:
-    is_creator = viewer.signed_in and viewer.user.pk == game.creator_id
-    invitations = list(game.invitations.select_related("user")) if game.is_open else []
-    free_seats = max(0, game.num_players - len(seats)) if game.is_open else 0
-    seeks_seat = viewer.signed_in and free_seats > 0 and viewer.seat_in(seats) is None
-    return {
-        # Why this player may not sit here (a table's requirements, a block...), shown
-        # instead of the button the join would refuse.
-        "join_refusal": admission.refusal(viewer.user, game) if seeks_seat else None,
-        **look_context(game.engine),
-        "is_creator": is_creator,
-        "free_seats": free_seats,
-        "open_seat_slots": range(free_seats),
-        "invite_form": InviteForm(),
-        "bot_form": BotLevelForm(engine=game.engine, auto_id="bot-%s"),
-        "invite_url": viewer.absolute(reverse("games:invite_link", args=[game.invite_token])),
-        "invited_players": [i for i in invitations if not i.by_email and i.user_id],
-        "invited_addresses": [i for i in invitations if i.by_email] if is_creator else [],
-        "invited_elsewhere": 0 if is_creator else sum(1 for i in invitations if i.by_email),
-        "page_title": page_title(game, my_turn=False, acting_name=None),
-    }
-
-
-def seen_by(
-    engine: protocol.Rules,
-    state: protocol.State,
-    viewer: int | None,
-    *,
-    live: bool = True,
-    **more: Any,
-) -> protocol.Seen:
-    """What seat ``viewer`` may see of ``state`` (None: a watcher); not ``live`` once the game
-    has ended, however it ended (no choices then, whatever the state was in the middle of)."""
-    acting = engine.acting_seat(state)
-    mine = live and viewer is not None and acting == viewer
-    return protocol.Seen(
-        view=engine.player_view(state, viewer),
-        viewer=viewer,
-        acting=acting,
-        choices=engine.legal_actions(state) if mine else [],
-        can_undo=mine and engine.can_undo(state),
-        scores=engine.scores(state),
-        live=live,
-        **more,
-    )
-
-
-def _play_context(viewer: Viewer, game: Game, seats: list[Seat], whole_log: bool) -> dict[str, Any]:
-    """The engine's parts as the viewer's seat sees them, beside the platform's own: the log,
-    the seats' clocks and absences, and the standings once the game is over."""
-    mine = viewer.seat_in(seats)
-    engine = game.engine
+def _play_context(
+    game: Game, seats: list[Seat], mine: Seat | None, whole_log: bool
+) -> dict[str, Any]:
+    """A game in play or over: the engine's parts as the viewer's seat (``mine``) sees them,
+    beside the platform's own (the log, the seats' panel, the standings), each finished by its
+    owner; nothing here writes into what the engine drew."""
     state = game.load_state()
     whole_log = whole_log or game.is_finished
-    log = gamelog.drawn_log(game, seats, engine.turn_no(state), whole=whole_log)
-    since_view, since_turn = (
-        since.last_action_view(game, mine.number)
-        if mine and mine.number is not None and game.is_active
-        else (None, None)
-    )
-    names = [s.name for s in seats]
-    seen = seen_by(
-        engine,
-        state,
-        mine.number if mine else None,
-        names=names,
-        colours=[s.colour for s in seats],
-        moves=log.moves,
-        live=game.is_active,
-        since_view=since_view,
-        since_turn=since_turn,
-    )
-    context: dict[str, Any] = {**look_context(engine), **engine.page_context(seen)}
-    if since_view is not None and mine is not None and mine.number is not None:
-        changes = engine.changes_since(since_view, seen.view, mine.number, names)
-        context["since"] = changes if changes.any else None
-        context["since_turn"] = since_turn
-    panel = seat_panel(game, seats)
-    context.update(
-        whole_log=whole_log,
-        log_html=log.html,
-        standings=(
-            standings(state, seats, engine, abandoned=game.ended_abandoned)
-            if game.is_finished
-            else None
-        ),
-        resigned_names=[s.name for s in seats if s.has_resigned],
-        player_rows=panel.beside(context["players"]),
-        acting_clock=panel.acting_clock,
-        acting_away_until=panel.acting_away_until,
-        page_title=page_title(game, my_turn=context["my_turn"], acting_name=context["acting_name"]),
-    )
-    return context
+    log = gamelog.drawn_log(game, seats, game.engine.turn_no(state), whole=whole_log)
+    engine_part = seen.engine_part(game, state, seats, mine.number if mine else None, log.moves)
+    return {
+        **engine_part,
+        "whole_log": whole_log,
+        "log_html": log.html,
+        **seat_panel(game, seats).page_part(engine_part["players"]),
+        **standings.page_part(game, state, seats),
+    }

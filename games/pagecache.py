@@ -46,6 +46,7 @@ from games import clock, page, shown, versions
 from games.models import Absence, Game, Seat
 from games.templatetags.times import left
 from games.timecontrol import clock_words, pace_words
+from games.viewer import Viewer
 
 TTL_SECONDS = 3600
 # Unguessable, so table talk cannot smuggle one in to be replaced by a token.
@@ -80,7 +81,7 @@ class Head:
         """Pages of games being played or over (forming pages change with every seat)."""
         return self.status in ("active", "finished")
 
-    def may_view(self, viewer: page.Viewer, posted_token: str) -> bool:
+    def may_view(self, viewer: Viewer, posted_token: str) -> bool:
         """Public games and seated players; others are decided by the full check of the view.
         An invite link opens no game being played or over (its table is full)."""
         if self.is_public:
@@ -105,7 +106,7 @@ class Head:
             pace = pace_words(clock.expected_end(self.started_at, now, self.progress))
         return left, resting, pace
 
-    def viewer_seat(self, viewer: page.Viewer) -> int | None:
+    def viewer_seat(self, viewer: Viewer) -> int | None:
         return self.seat_of_user.get(viewer.user.pk) if viewer.signed_in else None
 
 
@@ -171,7 +172,7 @@ def head(game_id: int) -> Head | None:
     )
 
 
-def page_key(viewer: page.Viewer, head: Head, partial: str | None) -> str:
+def page_key(viewer: Viewer, head: Head, partial: str | None) -> str:
     """The hashed description of the page this viewer would get (cache key and ETag).
     Everything the page is drawn from is in it, the viewer's seat above all: a page drawn
     for one seat shows that seat's hand."""
@@ -233,7 +234,7 @@ def serve(
 ) -> HttpResponse:
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
     it is not there. ``render_page`` must use the placeholders (see render_game_page)."""
-    key = page_key(page.Viewer.of(request), head, partial)
+    key = page_key(Viewer.of(request), head, partial)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
         # The browser's copy is this version's page; what the rest of the request reads (the
@@ -268,9 +269,7 @@ def _if_none_match(request: HttpRequest) -> set[str]:
     return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
-def render_game_page(
-    viewer: page.Viewer, game: Game, seats: list[Seat], partial: str | None
-) -> Drawn:
+def render_game_page(viewer: Viewer, game: Game, seats: list[Seat], partial: str | None) -> Drawn:
     """The game page as the cache keeps it: placeholders for the per-request parts (the CSRF
     token; the table talk, once the game has any), with the versions it shows."""
     extra = {
@@ -296,7 +295,7 @@ def draw_players_pages(game_id: int) -> int:
     players = get_user_model().objects.filter(pk__in=found.seat_of_user)
     drawn = 0
     for user in players:
-        viewer = page.Viewer(user, htmx=True)
+        viewer = Viewer(user, htmx=True)
         # Drawn as the player's own request would be: in their time zone and language.
         zone = timezone.override(user.zone) if user.zone else nullcontext()
         with zone, translation.override(user.language or settings.LANGUAGE_CODE):

@@ -14,8 +14,10 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from games import page
+from games.look import look_context
 from games.models import Game, Move, Seat
+from games.page import PAGE_TEMPLATE
+from games.seen import seen_by
 
 _NUMBER = re.compile(r"[0-9]{1,7}")
 LOG_MOVES = 12  # moves of the log shown beside a position, the latest first
@@ -85,14 +87,13 @@ def build(game: Game, params: Any) -> Replay:
         for seq in range(replay.step, max(0, replay.step - LOG_MOVES), -1)
         for line in moves[seq - 1][2]
     ]
-    seen = page.seen_by(engine, state, None, names=names, colours=[s.colour for s in seats])
+    seen = seen_by(engine, state, None, names=names, colours=[s.colour for s in seats])
     context = engine.page_context(seen)
     context.update(engine.replay_context(state, names))
     context["log"] = log
-    context["rules_url"] = page.rules_url(engine)
-    context.update(page.look_context(engine))
-    context["board_template"] = f"{page.PAGE_TEMPLATE}#board"
-    context["players_template"] = f"{page.PAGE_TEMPLATE}#players"
+    context.update(look_context(engine))
+    context["board_template"] = f"{PAGE_TEMPLATE}#board"
+    context["players_template"] = f"{PAGE_TEMPLATE}#players"
     context["player_rows"] = [(player, None) for player in context["players"]]  # no clocks
     context["seats"] = seats
     replay.state, replay.context = state, context

@@ -34,6 +34,15 @@ class SeatPanel:
         """The engine's players, each with its row."""
         return list(zip(players, self.rows, strict=True))
 
+    def page_part(self, players: list[dict[str, Any]]) -> dict[str, Any]:
+        """The game page's part, finished: the rows beside the engine's ``players``, and the
+        acting seat's clock and absence for the page's head."""
+        return {
+            "player_rows": self.beside(players),
+            "acting_clock": self.acting_clock,
+            "acting_away_until": self.acting_away_until,
+        }
+
 
 def seat_panel(game: Game, seats: list[Seat]) -> SeatPanel:
     """``seats`` as Game.seats_for_page reads them (with their absences): no query."""

@@ -72,6 +72,20 @@ def standings(
     return rows
 
 
+def page_part(game: Any, state: Any, seats: list[Any]) -> dict[str, Any]:
+    """The game page's ending, finished: the standings once ``game`` is over (None before),
+    and the names of those who resigned (the note under them)."""
+    ranked = (
+        standings(state, seats, game.engine, abandoned=game.ended_abandoned)
+        if game.is_finished
+        else None
+    )
+    return {
+        "standings": ranked,
+        "resigned_names": [s.name for s in seats if s.has_resigned],
+    }
+
+
 def _absent(seat: Any) -> bool:
     """A person's seat the bot kept (after timeouts), not a resignation."""
     return bool(seat.autopilot and not seat.has_resigned and not seat.bot and seat.user_id)

@@ -40,6 +40,7 @@ from games import (
     poll,
     presence,
     shown,
+    titles,
     versions,
 )
 from games.access import game_for_user, game_url, may_see_private, posted_token
@@ -57,10 +58,12 @@ from games.forms import (
     chosen_engine,
 )
 from games.lobby_actions import lobby_action
+from games.look import rules_url
 from games.models import Game, Seat
 from games.pagecache import render_game_page
 from games.resign import resign as resign_seat
 from games.rules import registry
+from games.viewer import Viewer
 
 
 @require_GET
@@ -188,7 +191,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "games": games if len(games) > 1 else [],
-        "rules_url": page.rules_url(engine),
+        "rules_url": rules_url(engine),
     }
     return render(request, "games/create.html", context, status=status)
 
@@ -336,7 +339,7 @@ def _page(
     """The game page for this request (games.page), drawn now: a refusal, a move's answer,
     the whole log, a page the cache does not keep. ``seats``: a move's own read of them."""
     seats = game.seats_for_page() if seats is None else seats
-    html = page.render(page.Viewer.of(request), game, seats, **options)
+    html = page.render(Viewer.of(request), game, seats, **options)
     drawn_at = None if options.get("template") else shown.of_game(game)  # the log: no poller
     return shown.mark(HttpResponse(html, status=status), drawn_at)
 
@@ -351,7 +354,7 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     head = pagecache.head(pk)
     if head is None:
         raise Http404(_("No such game."))
-    viewer = page.Viewer.of(request)
+    viewer = Viewer.of(request)
     cached = (
         head.cacheable
         and head.may_view(viewer, posted_token(request))
@@ -501,7 +504,7 @@ def resign(request: SignedInRequest, pk: int) -> HttpResponse:
         "form": form,
         "ends_game": len(staying) <= 1 or not people,
         "winner_name": staying[0].name if len(staying) == 1 else "",
-        "page_title": page.site_title(_("Resign %(title)s") % {"title": game.title}),
+        "page_title": titles.site_title(_("Resign %(title)s") % {"title": game.title}),
     }
     return render(request, "games/resign.html", context, status=400 if form.errors else 200)
 

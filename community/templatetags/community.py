@@ -67,7 +67,7 @@ def table_requirements(context: Any, game: Any) -> dict[str, Any]:
     user = context.get("user")
     requirement = TableRequirement.objects.filter(game=game).first()
     is_creator = user is not None and user.is_authenticated and game.creator_id == user.pk
-    # Why the viewer may not sit here is the forming page's own (games.page: join_refusal),
+    # Why the viewer may not sit here is the forming page's own (games.forming_page: join_refusal),
     # shown in place of its "Take a seat" button.
     reason = None
     form = None
