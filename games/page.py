@@ -5,10 +5,9 @@ of their polls (games.pagecache.draw_players_pages). Both go through `render`, w
 games.viewer.Viewer.
 
 The page only assembles: each part comes finished from its owner. A game still forming has
-its own page (games.forming_page); a game in play (or over) shows the engine's parts as the
-viewer's seat sees them (games.seen: what the seat may see, never the state, so a page cannot
-show another player's hand), the log (games.gamelog), the seats' clocks and absences
-(games.seat_panel), the standings (games.standings) and the tab's title (games.titles).
+its own page (games.forming_page); a game in play (or over) has its parts from
+games.play_page (the engine's parts as the viewer's seat sees them, the log, the seats' clocks
+and absences, the standings); the tab's title comes from games.titles.
 """
 
 from __future__ import annotations
@@ -18,11 +17,11 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import gamelog, seen, standings, titles, versions
+from games import titles, versions
 from games.forming_page import forming_context
 from games.look import look_context
 from games.models import Game, Seat
-from games.seat_panel import seat_panel
+from games.play_page import play_context
 from games.viewer import Viewer
 
 PAGE_TEMPLATE = "games/game.html"  # the game page of every engine, around the engine's parts
@@ -49,7 +48,7 @@ def render(
         context.update(forming_context(viewer, game, seats, mine))
     else:
         template = template or PAGE_TEMPLATE
-        context.update(_play_context(game, seats, mine, whole_log))
+        context.update(play_context(game, seats, mine, whole_log))
     my_turn, acting_name = context.get("my_turn", False), context.get("acting_name")
     context["page_title"] = titles.page_title(game, my_turn=my_turn, acting_name=acting_name)
     context.update(extra or {})
@@ -84,23 +83,4 @@ def _common_context(
         "poll_token": ""
         if game.is_public or viewer.request is None
         else versions.poll_token(game.pk, versions.viewer(viewer.request)),
-    }
-
-
-def _play_context(
-    game: Game, seats: list[Seat], mine: Seat | None, whole_log: bool
-) -> dict[str, Any]:
-    """A game in play or over: the engine's parts as the viewer's seat (``mine``) sees them,
-    beside the platform's own (the log, the seats' panel, the standings), each finished by its
-    owner; nothing here writes into what the engine drew."""
-    state = game.load_state()
-    whole_log = whole_log or game.is_finished
-    log = gamelog.drawn_log(game, seats, game.engine.turn_no(state), whole=whole_log)
-    engine_part = seen.engine_part(game, state, seats, mine.number if mine else None, log.moves)
-    return {
-        **engine_part,
-        "whole_log": whole_log,
-        "log_html": log.html,
-        **seat_panel(game, seats).page_part(engine_part["players"]),
-        **standings.page_part(game, state, seats),
     }

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 from firenze_site.requests import HtmxHttpRequest, SignedInRequest, sessionless
 from games import (
     absences,
+    answer,
     creation,
     limits,
     listings,
@@ -39,7 +40,6 @@ from games import (
     play,
     poll,
     presence,
-    shown,
     titles,
     versions,
 )
@@ -95,13 +95,6 @@ def rules_page(request: HtmxHttpRequest) -> HttpResponse:
 
 
 # --- access helpers -------------------------------------------------------------------------
-
-
-def _refuse(request: HtmxHttpRequest, game: Game, error: GameError) -> HttpResponse:
-    """A refused request: htmx gets the fresh page parts with the message, others a status."""
-    if request.htmx:
-        return _page(request, game, error=error.message, partial="updates")
-    return _page(request, game, error=error.message, status=error.status)
 
 
 # --- lobby ----------------------------------------------------------------------------------
@@ -328,22 +321,6 @@ def _vouch_for_invited_address(request: HttpRequest, game: Game, token: str) -> 
 # --- the game page --------------------------------------------------------------------------
 
 
-def _page(
-    request: HtmxHttpRequest,
-    game: Game,
-    *,
-    seats: list[Seat] | None = None,
-    status: int = 200,
-    **options: Any,
-) -> HttpResponse:
-    """The game page for this request (games.page), drawn now: a refusal, a move's answer,
-    the whole log, a page the cache does not keep. ``seats``: a move's own read of them."""
-    seats = game.seats_for_page() if seats is None else seats
-    html = page.render(Viewer.of(request), game, seats, **options)
-    drawn_at = None if options.get("template") else shown.of_game(game)  # the log: no poller
-    return shown.mark(HttpResponse(html, status=status), drawn_at)
-
-
 @require_GET
 def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The game page, from the shared cache per game version and viewer (games.pagecache).
@@ -362,7 +339,7 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     )
     if not cached:  # forming pages, invitees of private games, flash messages
         game = game_for_user(request, pk)
-        return add_never_cache_headers_to(_page(request, game, partial=partial))
+        return add_never_cache_headers_to(answer.drawn(request, game, partial=partial))
     drawn: dict[str, Any] = {}
 
     def game_and_seats() -> tuple[Game, list[Seat]]:
@@ -395,13 +372,15 @@ def game_log(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     game = game_for_user(request, pk)
     if game.is_open or game.status == Game.Status.CANCELLED:
         return redirect(game_url(game))
-    return _page(request, game, template="games/log.html", whole_log=True)
+    return answer.drawn(request, game, template="games/log.html", whole_log=True)
 
 
 @require_POST
 def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """One step of the acting player. The game is read once, locked, inside submit_move."""
+    """One step of the acting player. The game is read once, locked, inside submit_move; a
+    refused step answers with the game as it is (read again: the step changed nothing)."""
     form = MoveForm(request.POST)
+    error: GameError | None
     try:
         if not form.is_valid():
             raise RequestRefused(form.first_error())
@@ -413,10 +392,10 @@ def move(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except Game.DoesNotExist:
         raise Http404(_("No such game.")) from None
     except GameError as exc:
-        return _refuse(request, game_for_user(request, pk), exc)
-    if request.htmx:  # the seats the move read under the game's lock: no second read
-        return _page(request, moved.game, seats=moved.seats, partial="updates")
-    return redirect(game_url(moved.game))
+        game, seats, error = game_for_user(request, pk), None, exc
+    else:  # the seats the move read under the game's lock: no second read
+        game, seats, error = moved.game, moved.seats, None
+    return answer.after_step(request, game, seats, error)
 
 
 @require_POST
@@ -430,10 +409,8 @@ def undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             limits.check(request, "move")
         undone = play.undo_move(game.pk, request.user, form.cleaned_data["version"])
     except GameError as exc:
-        return _refuse(request, Game.objects.get(pk=game.pk), exc)
-    if request.htmx:
-        return _page(request, undone.game, seats=undone.seats, partial="updates")
-    return redirect(game_url(undone.game))
+        return answer.after_step(request, Game.objects.get(pk=game.pk), None, exc)
+    return answer.after_step(request, undone.game, undone.seats, None)
 
 
 @sessionless  # the hot poll: no session, no user, no time zone
