@@ -8,10 +8,17 @@ endpoint paired with the bare one, and the median ratio with the rounds' spread.
 Prints requests/s and the ratio per endpoint with its SQL queries (cache cold / warm), the lobby's
 latency with 10,000 open games, the first view after a move against a repeat view, and a web
 worker's memory after 100 and after 10,000 mixed requests. Goals: issue 11.
+
+``--against TREE`` measures two checkouts side by side in one run instead (this one and TREE,
+e.g. an unpacked ``git archive`` of main with a link to this .venv): each served by its own
+gunicorn on its own data, every round loading both with the same endpoints, the trees' order
+swapped each round, so the two ratios come from the same moments of the machine. Only the game
+pages and the poll, with fewer requests: a couple of minutes per tree.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -22,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.error import HTTPError
 from urllib.parse import urlencode
@@ -44,15 +52,15 @@ ACTION = re.compile(r'<button type="submit" name="action" value="([^"]+)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
-def _env(folder: Path, redis_port: int) -> dict[str, str]:
+def _env(folder: Path, redis_port: int, databases: tuple[int, int] = (1, 2)) -> dict[str, str]:
     redis = f"redis://127.0.0.1:{redis_port}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "firenze_site.settings",
         "DEBUG": "false",
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
-        "CACHE_URL": f"{redis}/1",
-        "CELERY_BROKER_URL": f"{redis}/2",
+        "CACHE_URL": f"{redis}/{databases[0]}",
+        "CELERY_BROKER_URL": f"{redis}/{databases[1]}",
         "SECRET_KEY": "bench-only-secret-key-7d2e9a4c1f6b8d0e3a5c7e9b1d3f5a7c9e1b3d5f7a9c",
         "ALLOWED_HOSTS": "127.0.0.1,testserver",
         "SECURE_SSL_REDIRECT": "false",  # plain HTTP on the loopback
@@ -64,8 +72,8 @@ def _env(folder: Path, redis_port: int) -> dict[str, str]:
     return env
 
 
-def _run(args: list[str], env: dict[str, str]) -> str:
-    done = subprocess.run(args, cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+def _run(args: list[str], env: dict[str, str], tree: Path = ROOT) -> str:
+    done = subprocess.run(args, cwd=tree, env=env, check=True, capture_output=True, text=True)
     return done.stdout
 
 
@@ -342,5 +350,146 @@ def main() -> None:  # noqa: PLR0915
         )
 
 
+# --- two trees side by side ----------------------------------------------------------------
+
+COMPARE_ROUNDS = 6
+COMPARE_REQUESTS = 600
+
+
+@dataclass
+class Tree:
+    """One checkout served by its own gunicorn: its endpoints and their costs in process."""
+
+    label: str
+    base: str
+    endpoints: dict[str, tuple[str, str, bool]]
+    counts: dict[str, list]
+    ratios: dict[str, list[float]]
+
+
+def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int, int],
+                stack: contextlib.ExitStack) -> Tree:  # fmt: skip
+    """Data, query counts and a running gunicorn for ``tree`` (its own code, database and
+    cache database)."""
+    env = _env(folder, redis_port, databases)
+    manage = [sys.executable, "manage.py"]
+    _run([*manage, "migrate", "--noinput"], env, tree)
+    _run([*manage, "collectstatic", "--noinput"], env, tree)
+    data = json.loads(
+        _run([sys.executable, "bench/serve_setup.py", "setup", str(MOVES)], env, tree)
+    )
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [str(BIN / "gunicorn"), "firenze_site.wsgi", "-w", str(WORKERS), "-b",
+         f"127.0.0.1:{port}", "--access-logfile", "-"],
+        cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    stack.callback(_stop, server)
+    _wait_for(base)
+    sessions = data["sessions"]
+    seat_fresh, seat_long = next(iter(sessions["fresh"])), next(iter(sessions["long"]))
+    session_fresh, session_long = sessions["fresh"][seat_fresh], sessions["long"][seat_long]
+    long = data["long"]
+    page = fetch(base, f"/games/{long}/", session_long)[1]
+    version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
+    endpoints = {
+        BARE: ("/healthz", "", False),
+        "version poll, unchanged": (
+            f"/games/{long}/version/?v={version}&c={chat}",
+            f"sessionid={session_long}",
+            False,
+        ),
+        "game page, fresh game": (f"/games/{data['fresh']}/", f"sessionid={session_fresh}", False),
+        f"game page, {data['long_moves']}-move game": (
+            f"/games/{long}/",
+            f"sessionid={session_long}",
+            False,
+        ),
+        "game part (htmx), long game": (f"/games/{long}/", f"sessionid={session_long}", True),
+    }
+    query_urls = {
+        name: [url, cookie.removeprefix("sessionid="), htmx]
+        for name, (url, cookie, htmx) in endpoints.items()
+    }
+    counts = json.loads(
+        _run([sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)], env, tree)
+    )
+    for url, cookie, htmx in endpoints.values():  # warm both workers
+        ab(base + url, cookie, requests=16, htmx=htmx)
+    label = _run(["git", "log", "-1", "--format=%h"], env, tree).strip() if (
+        tree / ".git"
+    ).exists() else tree.name  # fmt: skip
+    return Tree(label or tree.name, base, endpoints, counts, {})
+
+
+def _compare_rounds(trees: list[Tree]) -> None:
+    """Each round: every endpoint of every tree next to that tree's bare endpoint (bare,
+    endpoint, endpoint, bare), the trees' order swapped every round."""
+    for number in range(COMPARE_ROUNDS):
+        for name in trees[0].endpoints:
+            if name == BARE:
+                continue
+            for tree in trees if number % 2 == 0 else reversed(trees):
+                url, cookie, htmx = tree.endpoints[name]
+                found = {"bare": 0.0, "endpoint": 0.0}
+                for which in ("bare", "endpoint", "endpoint", "bare"):
+                    if which == "bare":
+                        found[which] += ab(tree.base + "/healthz", requests=COMPARE_REQUESTS // 2)[
+                            0
+                        ]
+                    else:
+                        found[which] += ab(
+                            tree.base + url, cookie, requests=COMPARE_REQUESTS // 2, htmx=htmx
+                        )[0]
+                tree.ratios.setdefault(name, []).append(found["endpoint"] / found["bare"])
+
+
+def compare(other: Path) -> None:
+    """This tree and ``other``, side by side in one run (see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        redis_port = int(os.environ.get("BENCH_REDIS_PORT") or free_port())
+        _redis(redis_port, stack)
+        trees = []
+        for number, checkout in enumerate([ROOT, other.resolve()]):
+            folder = Path(tmp) / str(number)
+            folder.mkdir()
+            trees.append(
+                _serve_tree(checkout, folder, redis_port, (1 + 2 * number, 2 + 2 * number), stack)
+            )
+        load_before = _load()
+        _compare_rounds(trees)
+        load_after = _load()
+        print(
+            f"Side by side through gunicorn ({WORKERS} workers each, production settings), "
+            f"SQLite, Redis, ab -c {CONCURRENCY}: {COMPARE_ROUNDS} rounds, each endpoint of "
+            f"each tree next to that tree's bare endpoint ({COMPARE_REQUESTS} requests each), "
+            f"the trees' order swapped every round; load average {load_before} before, "
+            f"{load_after} after. Median share of bare (rounds' spread); queries warm, Redis "
+            "round trips, in process over bare:"
+        )
+        width = max(len(name) for name in trees[0].endpoints)
+        print(f"  {'':{width}s}  " + "  ".join(f"{tree.label:>42s}" for tree in trees))
+        for name in trees[0].endpoints:
+            if name == BARE:
+                continue
+            cells = []
+            for tree in trees:
+                ratios = tree.ratios[name]
+                _, warm, trips, in_process = tree.counts[name]
+                extra = in_process - tree.counts[BARE][3]
+                cells.append(
+                    f"{statistics.median(ratios):6.1%} ({min(ratios):.0%}-{max(ratios):.0%}) "
+                    f"{warm}q {trips}r +{extra:.2f} ms"
+                )
+            print(f"  {name:{width}s}  " + "  ".join(f"{cell:>42s}" for cell in cells))
+
+
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", type=Path, help="another checkout, measured side by side")
+    arguments = parser.parse_args()
+    if arguments.against:
+        compare(arguments.against)
+    else:
+        main()

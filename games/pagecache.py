@@ -205,8 +205,8 @@ def no_messages(request: HttpRequest) -> bool:
 
 def etag_for(request: HttpRequest, key: str) -> str:
     """The key, the CSRF secret the page's forms are filled in for (the cookie's, or the one
-    this response sets) and the session a private game's poll token is bound to."""
-    get_token(request)
+    this response sets: get_token has run) and the session a private game's poll token is
+    bound to."""
     csrf = request.META.get("CSRF_COOKIE", "")
     seen_by = f"{key}:{csrf}:{versions.viewer(request)}"
     return '"' + hashlib.sha256(seen_by.encode()).hexdigest()[:32] + '"'
@@ -235,6 +235,8 @@ def serve(
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
     it is not there. ``render_page`` must use the placeholders (see render_game_page)."""
     key = page_key(Viewer.of(request), head, partial)
+    # Masked anew on each call (random bytes): asked once, for the forms and the ETag's secret.
+    csrf_token = get_token(request)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
         # The browser's copy is this version's page; what the rest of the request reads (the
@@ -248,7 +250,7 @@ def serve(
             drawn = render_page()
             cache.set(_cache_key(head, key), drawn, TTL_SECONDS)
         html = drawn.html
-        html = html.replace(CSRF_PLACEHOLDER, get_token(request))
+        html = html.replace(CSRF_PLACEHOLDER, csrf_token)
         if POLL_PLACEHOLDER in html:
             token = versions.poll_token(head.game_id, versions.viewer(request))
             html = html.replace(POLL_PLACEHOLDER, token)
