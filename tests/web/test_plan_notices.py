@@ -202,6 +202,10 @@ def test_the_plan_page_switches_orders_and_refuses_a_bad_one(nim, anna, ben, car
 def play_turn_taking_the_first_card(game, user) -> None:
     """A Firenze turn: the leftmost card (free), then only ending each phase."""
     move(game.pk, user, {"type": "choose_card", "slot": 0}, None)
+    play_turn_ending_each_phase(game, user)
+
+
+def play_turn_ending_each_phase(game, user) -> None:
     for _ in range(10):
         game.refresh_from_db()
         if game.acting_seat != game.seats.get(user=user).number:
@@ -232,3 +236,22 @@ def test_it_names_the_player_who_took_the_planned_card_in_firenze(
     name = mover.public_name
     assert f"Your plan stopped before step 1: {name} took the {card}." in told.body
     assert not any(card in m.subject for m in emails_to(mover))
+
+
+def test_it_plays_the_standing_orders_after_a_firenze_plan_held(anna, ben):
+    game = started_game(anna, ben, seed=7)
+    mover, planner = seated(game)
+    service.set_plan(game.pk, planner, [{"type": "choose_card", "slot": 0}])
+    service.set_standing_orders(game.pk, planner, ["skip_exchange", "end_turn"])
+    # The mover takes the second card, paying a brick onto the first: the planned card stays.
+    move(game.pk, mover, {"type": "choose_card", "slot": 1}, None)
+    game.refresh_from_db()
+    move(game.pk, mover, game.engine.legal_actions(game.load_state())[0], None)
+    play_turn_ending_each_phase(game, mover)
+    game.refresh_from_db()
+    outcome = PlanOutcome.objects.get(game=game, user=planner)
+    assert outcome.in_full and outcome.ordered[0] == "End the phase"
+    state = game.load_state()._d
+    # Skipped the exchange; stopped in the build phase, where bricks leave a choice.
+    assert state["seat"] == planner.seats.get(game=game).number and state["phase"] == "build"
+    assert game.engine.legal_actions(game.load_state())  # the rest is the player's
