@@ -41,6 +41,9 @@ class PlanOutcome(models.Model):
     why = models.JSONField(default=dict, blank=True)
     # The steps the owner's standing orders took after the plan, in words.
     ordered = models.JSONField(default=list, blank=True)
+    # The intents of the played and ordered steps, in that order (Rules.plan_intent): worded
+    # again in the reader's language when shown, as the plan ran in whoever's request moved.
+    intents = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

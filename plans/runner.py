@@ -48,6 +48,7 @@ def run(
     stopped_before: int | None = None
     reason = ""
     why: dict[str, Any] = {}
+    intents: list[dict[str, Any]] = []
     start_version = game.version
     for index, planned in enumerate(plan.steps):
         state = game.load_state()
@@ -71,11 +72,13 @@ def run(
         step = moves.step_of(engine, state, action, engine.apply_action(state, action))
         store_step(game, plan.seat, step, seats=seats)
         played.append(planned["text"])
+        intents.append(planned["intent"])
         stop = engine.plan_stop(state, step.after, plan.seat)
         if stop and index + 1 < len(plan.steps):
             stopped_before, reason, why = index + 1, stop, {"key": stop}
             break
     ordered = _standing(game, plan.seat, orders or [], seats) if stopped_before is None else []
+    intents += [intent for intent, _text in ordered]
     outcome = PlanOutcome.objects.create(
         game=game,
         seat=plan.seat,
@@ -85,7 +88,8 @@ def run(
         stopped_before=stopped_before,
         reason=reason,
         why=why,
-        ordered=ordered,
+        ordered=[text for _intent, text in ordered],
+        intents=intents,
     )
     events.plan_played.send(
         Game,
@@ -98,12 +102,15 @@ def run(
     return outcome
 
 
-def _standing(game: Game, seat: int, orders: list[str], seats: list[Seat] | None) -> list[str]:
+def _standing(
+    game: Game, seat: int, orders: list[str], seats: list[Seat] | None
+) -> list[tuple[dict[str, Any], str]]:
     """Play the standing orders the owner switched on, in the engine's order, while one of them
-    has a step to take on the seat's turn (each a legal action, stored like any move)."""
+    has a step to take on the seat's turn (each a legal action, stored like any move): each
+    step's intent and words."""
     engine = game.engine
     keys = [order.key for order in engine.standing_orders if order.key in orders]
-    taken: list[str] = []
+    taken: list[tuple[dict[str, Any], str]] = []
     while keys and len(taken) < MAX_STEPS:
         state = game.load_state()
         if engine.acting_seat(state) != seat:
@@ -116,7 +123,8 @@ def _standing(game: Game, seat: int, orders: list[str], seats: list[Seat] | None
             break
         step = moves.step_of(engine, state, action, engine.apply_action(state, action))
         store_step(game, seat, step, seats=seats)
-        taken.append(engine.intent_text(engine.plan_intent(state, action)))
+        intent = engine.plan_intent(state, action)
+        taken.append((intent, engine.intent_text(intent)))
         if engine.plan_stop(state, step.after, seat):
             break
     return taken

@@ -185,9 +185,13 @@ def outcome_words(game: Game, outcome: PlanOutcome, names: Sequence[str]) -> dic
     """What a plan did, for its owner's eyes: the steps played (as planned), the steps the
     standing orders took, and, if it stopped, before which step (1-based) and why."""
     stopped = outcome.stopped_before
+    played, ordered = list(outcome.played), list(outcome.ordered)
+    if len(outcome.intents) == len(played) + len(ordered):  # worded in the reader's language
+        words = [game.engine.intent_text(intent) for intent in outcome.intents]
+        played, ordered = words[: len(played)], words[len(played) :]
     return {
-        "played": list(outcome.played),
-        "ordered": list(outcome.ordered),
+        "played": played,
+        "ordered": ordered,
         "in_full": stopped is None,
         "stopped_at": None if stopped is None else stopped + 1,
         "why": "" if stopped is None else stop_text(game, outcome, names),

@@ -46,12 +46,12 @@ def _out(pk: int, user: Any, plan: Plan | None, outcome: PlanOutcome | None) -> 
         "last_outcome": None
         if outcome is None
         else {
-            "played": outcome.played,
+            "played": words["played"],
             "planned": outcome.planned,
             "stopped_before": outcome.stopped_before,
             "reason": outcome.reason,
             "why": words["why"],
-            "ordered": outcome.ordered,
+            "ordered": words["ordered"],
         },
         "standing_orders": service.standing_orders_of(pk, user),
     }

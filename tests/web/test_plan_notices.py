@@ -255,3 +255,26 @@ def test_it_plays_the_standing_orders_after_a_firenze_plan_held(anna, ben):
     # Skipped the exchange; stopped in the build phase, where bricks leave a choice.
     assert state["seat"] == planner.seats.get(game=game).number and state["phase"] == "build"
     assert game.engine.legal_actions(game.load_state())  # the rest is the player's
+
+
+@time_machine.travel(NOON, tick=False)
+def test_it_words_the_played_steps_in_the_owners_language_whoever_moved(
+    anna, ben, django_capture_on_commit_callbacks
+):
+    """The plan runs in the other player's request (English here); the German owner reads
+    every step, planned or ordered, in German."""
+    game = started_game(anna, ben, seed=7)
+    mover, planner = seated(game)
+    planner.language = "de"
+    planner.save(update_fields=["language"])
+    service.set_plan(game.pk, planner, [{"type": "choose_card", "slot": 0}])
+    service.set_standing_orders(game.pk, planner, ["skip_exchange"])
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        move(game.pk, mover, {"type": "choose_card", "slot": 1}, None)
+        game.refresh_from_db()
+        move(game.pk, mover, game.engine.legal_actions(game.load_state())[0], None)
+        play_turn_ending_each_phase(game, mover)
+    (told,) = [m for m in emails_to(planner) if "Plan" in m.subject]
+    assert "- Die Karte Alchemist nehmen" in told.body and "- Die Phase beenden" in told.body
+    assert "Take the" not in told.body
