@@ -278,3 +278,19 @@ def test_it_words_the_played_steps_in_the_owners_language_whoever_moved(
     (told,) = [m for m in emails_to(planner) if "Plan" in m.subject]
     assert "- Die Karte Alchemist nehmen" in told.body and "- Die Phase beenden" in told.body
     assert "Take the" not in told.body
+
+
+def test_a_push_says_why_the_plan_stopped(nim, anna, ben):
+    from notifications import notices
+
+    game = nim_game(nim, anna, ben, stones=5)
+    mover, planner = seated(game)
+    service.set_plan(game.pk, planner, [{"type": "take", "n": 3}, {"type": "end_turn"}])
+    move(game.pk, mover, {"type": "take", "n": 3}, None)
+    move(game.pk, mover, {"type": "end_turn"}, None)
+    row = Notification.objects.get(user=planner, kind="plan", channel="email")
+    notice = notices.for_notification(row)
+    assert notice.title == f"Your plan stopped in {game.title}"
+    assert notice.text == (
+        "Your plan stopped before step 1: only 2 stones are left. It is your turn."
+    )
