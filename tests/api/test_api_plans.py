@@ -136,3 +136,12 @@ def test_it_reads_and_sets_the_standing_orders_and_refuses_bad_ones(api_as, anna
     assert over.status_code == 409 and "over" in over.json()["message"]
     after = client.get(f"/games/{game.pk}/plan").json()["standing_orders"]
     assert [o["on"] for o in after] == [False, True]  # nothing half applied
+
+
+def test_the_schema_lists_the_standing_orders(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert "put" in schema["paths"]["/api/v1/games/{pk}/plan/orders"]
+    plan_out = schema["components"]["schemas"]["PlanOut"]["properties"]
+    assert "standing_orders" in plan_out
+    outcome = schema["components"]["schemas"]["PlanOutcomeOut"]["properties"]
+    assert {"why", "ordered"} <= set(outcome)
