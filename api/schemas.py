@@ -137,11 +137,28 @@ class PlanOutcomeOut(Schema):
     planned: int
     stopped_before: int | None
     reason: str
+    why: str = Field(description="Why it stopped, in words (empty when played in full)")
+    ordered: list[str] = Field(description="The steps my standing orders took after the plan")
+
+
+class StandingOrderOut(Schema):
+    key: str
+    label: str
+    on: bool
+
+
+class StandingOrdersIn(Schema):
+    orders: list[str] = Field(
+        max_length=20, description="The keys of the standing orders to switch on; others go off"
+    )
 
 
 class PlanOut(Schema):
     steps: list[str] = Field(description="My planned steps in words; empty for no plan")
     last_outcome: PlanOutcomeOut | None
+    standing_orders: list[StandingOrderOut] = Field(
+        description="The game's standing orders, each with whether I switched it on"
+    )
 
 
 class SandboxChoice(Schema):

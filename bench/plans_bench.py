@@ -8,6 +8,9 @@ plan runs step by step (a step holds while a legal action has the same intent) a
 plays whatever is left by hand. Printed: the share of turns the plan played in full (the turn
 ended by the plan), the share stopped at each step and why, and the days a game takes at one
 turn per player per day with and without plans (a turn the plan completes costs no day).
+PLANS_BENCH_ORDERS=1 switches every seat's standing orders on (skip the exchange, end the turn
+when nothing is left): after a plan that held to its end they take their steps, as the site's
+runner does.
 Goal: none fixed (the issue asks for the figures); a plan never makes an illegal move (the run
 fails if one does).
 """
@@ -33,10 +36,18 @@ from games.rules.firenze.rules import (  # noqa: E402
     new_game,
     player_view,
 )
-from games.rules.firenze.rules.planned import intent, sandbox, stop  # noqa: E402
+from games.rules.firenze.rules.planned import (  # noqa: E402
+    END_TURN,
+    SKIP_EXCHANGE,
+    intent,
+    sandbox,
+    standing_action,
+    stop,
+)
 from games.rules.firenze.rules.state import State  # noqa: E402
 
 MAX_STEPS = 40
+ORDERS = (SKIP_EXCHANGE, END_TURN)
 
 
 @dataclass
@@ -47,6 +58,7 @@ class Tally:
     stops: Counter[tuple[int, str]] = field(default_factory=Counter)  # (step, why)
     days_without: list[int] = field(default_factory=list)
     days_with: list[int] = field(default_factory=list)
+    orders: bool = False
 
 
 def make_plan(state: State, seat: int, rng: random.Random) -> list[dict]:
@@ -81,10 +93,31 @@ def run_plan(state: State, seat: int, plan: list[dict], tally: Tally) -> tuple[S
         if revealed and index + 1 < len(plan):
             tally.stops[(index + 2, "something revealed")] += 1
             return state, False
+    if tally.orders:
+        state = run_orders(state, seat)
     if acting_seat(state) == seat and not is_over(state):
         tally.stops[(len(plan) + 1, "plan ended before the turn (a draw)")] += 1
         return state, False
     return state, True
+
+
+def run_orders(state: State, seat: int) -> State:
+    """The standing orders' steps after a plan that held, each a legal action."""
+    for _ in range(MAX_STEPS):
+        if is_over(state) or acting_seat(state) != seat:
+            break
+        action = next(
+            (a for o in ORDERS if (a := standing_action(state, seat, o)) is not None), None
+        )
+        if action is None:
+            break
+        assert action in legal_actions(state)
+        after = apply_action(state, action)
+        revealed = stop(state, after, seat)
+        state = after
+        if revealed:
+            break
+    return state
 
 
 def play(players: int, seed: int, tally: Tally) -> None:
@@ -114,7 +147,8 @@ def play(players: int, seed: int, tally: Tally) -> None:
 
 
 def report(players: int, games: int, tally: Tally) -> None:
-    print(f"plans, {players} players, {games} games (Standard everywhere):")
+    orders = "with standing orders" if tally.orders else "no standing orders"
+    print(f"plans, {players} players, {games} games (Standard everywhere, {orders}):")
     print(f"  turns {tally.turns}, with a plan {tally.planned}")
     print(f"  played in full by the plan: {tally.completed / max(1, tally.turns):.1%} of turns")
     for (step, why), count in sorted(tally.stops.items()):
@@ -131,7 +165,7 @@ def main() -> None:
     scale = float(os.environ.get("PLANS_BENCH_GAMES", "1"))
     for players, games in ((2, 200), (4, 100)):
         count = max(1, round(games * scale))
-        tally = Tally()
+        tally = Tally(orders=os.environ.get("PLANS_BENCH_ORDERS") == "1")
         for seed in range(count):
             play(players, 31_000 + seed, tally)
         report(players, count, tally)

@@ -43,3 +43,7 @@ invited_address = Signal()
 timed_out = Signal()
 # game, seat (Seat), number (1, 2, ...): a reminder of the acting seat's deadline is due.
 reminder_due = Signal()
+# game, seat (int), user_id, outcome_id (plans.PlanOutcome), in_full (bool): the site played a
+# seat's planned turn (in full, or up to the step that no longer held) when the turn came.
+# Only the plan's owner may hear of it: a plan is private.
+plan_played = Signal()

@@ -387,6 +387,25 @@ def _club(notification: Notification, context: dict[str, Any]) -> dict[str, Any]
     }
 
 
+def _plan(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    """What the owner's planned turn played and why it stopped (plans.service words it)."""
+    return {
+        **plan_words(notification, context),
+        "login_url": links.login_url(notification.user, notification.game),
+    }
+
+
+def plan_words(notification: Notification, context: dict[str, Any]) -> dict[str, Any]:
+    """The plan's outcome in words, read for the row's own user only (a plan is private)."""
+    from plans import service as plans
+
+    game = _game(notification)
+    outcome = plans.outcome_for(game, notification.user, notification.context.get("outcome"))
+    if outcome is None:
+        return {"played": [], "ordered": [], "in_full": True, "stopped_at": None, "why": ""}
+    return plans.outcome_words(game, outcome, context["names"])
+
+
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
@@ -399,6 +418,7 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any]], dict[str, Any]]] = 
     Kind.WEBHOOK_OFF: _webhook_off,
     Kind.TOURNAMENT: _tournament,
     Kind.CLUB: _club,
+    Kind.PLAN: _plan,
 }
 
 

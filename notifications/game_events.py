@@ -18,6 +18,7 @@ from django.dispatch import Signal
 from games import events
 from games.models import Game, Seat
 from notifications import outbox
+from notifications.models import Notification
 
 
 def _people(game: Game) -> list[Seat]:
@@ -90,6 +91,32 @@ def reminder_due(sender: Any, *, game: Game, seat: Seat, number: int, **kw: Any)
     outbox.notify(seat.user, "reminder", game=game, key=key, context=context)
 
 
+def plan_played(
+    sender: Any, *, game: Game, seat: int, user_id: int, outcome_id: int, in_full: bool, **kw: Any
+) -> None:
+    """The plan's owner alone hears what it played and why it stopped. A plan that stopped
+    leaves the turn waiting: its notice says so, and stands in for the your-turn news on each
+    channel it goes by."""
+    owner = next((s.user for s in _people(game) if s.user_id == user_id), None)
+    if owner is None:
+        return
+    key = f"plan:{outcome_id}"
+    outbox.notify(owner, "plan", game=game, key=key, context={"outcome": outcome_id})
+    if in_full:
+        return
+    going = Notification.objects.filter(
+        dedupe_key__startswith=key, status=Notification.Status.PENDING
+    ).values_list("channel", flat=True)
+    Notification.objects.filter(
+        user_id=user_id,
+        game=game,
+        kind=Notification.Kind.YOUR_TURN,
+        status=Notification.Status.PENDING,
+        digest=False,
+        channel__in=list(going),
+    ).update(status=Notification.Status.SKIPPED, last_error="the plan's notice tells them")
+
+
 RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.turn_passed: turn_passed,
     events.game_started: game_started,
@@ -99,6 +126,7 @@ RECEIVERS: dict[Signal, Callable[..., None]] = {
     events.invited_address: invited_address,
     events.timed_out: timed_out,
     events.reminder_due: reminder_due,
+    events.plan_played: plan_played,
 }
 
 

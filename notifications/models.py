@@ -34,6 +34,7 @@ class Notification(models.Model):
         NEW_MESSAGES = "new_messages", "New messages"
         TOURNAMENT = "tournament", "Tournament news"
         CLUB = "club", "Club invitation or request to join"
+        PLAN = "plan", "Planned turn played"
         # Service messages about the player's own settings: sent whatever the preferences say.
         TEST = "test", "Test (webhook or push)"
         WEBHOOK_OFF = "webhook_off", "Webhook switched off"

@@ -240,6 +240,23 @@ def _club(notification: Notification, name: str) -> Notice:
     return Notice(notification.kind, str(words["club"]), text, url, None, "")
 
 
+def _plan(notification, context, name):
+    """A push to the plan's owner (never a webhook: notifications.outbox.OWNER_ONLY)."""
+    words = emails.plan_words(notification, context)
+    game = {"game": context["game_title"]}
+    if words["in_full"]:
+        steps = "; ".join([*words["played"], *words["ordered"]])
+        return (
+            _("Your plan was played in %(game)s") % game,
+            _("Your plan was played in full: %(steps)s.") % {"steps": steps},
+        )
+    text = _("Your plan stopped before step %(n)s: %(why)s.") % {
+        "n": words["stopped_at"],
+        "why": words["why"],
+    }
+    return _("Your plan stopped in %(game)s") % game, text + " " + _("It is your turn.")
+
+
 BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str]]] = {
     Kind.YOUR_TURN: _your_turn,
     Kind.REMINDER: _reminder,
@@ -249,4 +266,5 @@ BUILDERS: dict[str, Callable[[Notification, dict[str, Any], str], tuple[str, str
     Kind.GAME_STARTED: _game_started,
     Kind.NEW_MESSAGES: _new_messages,
     Kind.TABLE_FULL: _table_full,
+    Kind.PLAN: _plan,
 }

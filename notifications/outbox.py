@@ -31,6 +31,9 @@ Channel = Notification.Channel
 NOT_EMAILED = {Kind.TEST}
 # What may go out by webhook and push: game news (the preferences table decides) and the test.
 FANNED_OUT = set(preferences.KIND_OF)
+# What never goes to a webhook, which may post into a channel other players read: a plan is
+# seen by its owner alone (email and push reach only them).
+OWNER_ONLY = {Kind.PLAN}
 
 
 def notify(
@@ -67,6 +70,8 @@ def notify(
             and getattr(user, "summary_hour", None) is not None
         ):
             reason = "morning summary instead"  # notifications.morning lists the game instead
+        if kind == Kind.PLAN and not reason and preferences.email_digest(user, cells):
+            reason = "daily digest instead"  # the digest lists the game if the turn waits
         digest = kind == Kind.YOUR_TURN and preferences.email_digest(user, cells)
         notification = write(
             user, kind, key=key, game=game, context=context, digest=digest, reason=reason
@@ -83,7 +88,11 @@ def fan_out(
     rows: list[Notification] = []
     if kind not in FANNED_OUT:
         return rows
-    if preferences.wants(user, kind, Channel.WEBHOOK, cells) and active_webhook(user):
+    if (
+        kind not in OWNER_ONLY
+        and preferences.wants(user, kind, Channel.WEBHOOK, cells)
+        and active_webhook(user)
+    ):
         rows.append(
             write(
                 user,

@@ -81,6 +81,7 @@ KIND_OF: dict[str, str] = {
     Kind.TABLE_FULL: INVITATIONS,
     Kind.TOURNAMENT: TOURNAMENTS,
     Kind.CLUB: INVITATIONS,  # an invitation to a club, a request to join one
+    Kind.PLAN: YOUR_TURN,  # what the site played of my planned turn when it came
 }
 
 

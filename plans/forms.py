@@ -54,3 +54,16 @@ class WhatIfForm(forms.Form):
     clean_steps = PlanForm.clean_steps
     clean_add = PlanForm.clean_add
     _json = PlanForm._json
+
+
+class StandingOrdersForm(forms.Form):
+    """The standing orders to switch on (the engine's keys; every other one goes off)."""
+
+    orders = forms.MultipleChoiceField(
+        required=False,
+        error_messages={"invalid_choice": _("This game has no standing order “%(value)s”.")},
+    )
+
+    def __init__(self, *args: Any, keys: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["orders"].choices = [(key, key) for key in keys]  # type: ignore[attr-defined]

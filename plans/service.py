@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, GameError, NotInGame, RequestRefused
 from games.models import Game, Seat
-from plans.models import Plan, PlanOutcome
+from plans.models import Plan, PlanOutcome, StandingOrders
 from plans.sandbox import PlanRefused, checked_steps, next_choices, sandbox
 
 
@@ -135,3 +135,79 @@ def last_outcome(game_id: int, user: Any) -> PlanOutcome | None:
     return (
         PlanOutcome.objects.filter(game_id=game_id, seat=number, user=user).order_by("-pk").first()
     )
+
+
+def standing_orders_of(game_id: int, user: Any) -> list[dict[str, Any]]:
+    """The engine's standing orders, each with the user's choice ("key", "label", "on")."""
+    game = _game(game_id)
+    number = _my_number(game, user)
+    row = StandingOrders.objects.filter(game=game, seat=number, user=user).first()
+    chosen = set(row.orders) if row else set()
+    return [
+        {"key": order.key, "label": str(order.label), "on": order.key in chosen}
+        for order in game.engine.standing_orders
+    ]
+
+
+def set_standing_orders(game_id: int, user: Any, keys: Sequence[str]) -> list[str]:
+    """Switch on exactly these standing orders (the rest off); a GameError says why not."""
+    with transaction.atomic():
+        game = _game(game_id, lock=True)
+        number = _my_number(game, user)
+        if game.is_finished:
+            raise Conflict(_("This game is over; standing orders no longer apply."))
+        known = [order.key for order in game.engine.standing_orders]
+        unknown = [key for key in keys if key not in known]
+        if unknown:
+            raise RequestRefused(
+                _("This game has no standing order “%(key)s”.") % {"key": str(unknown[0])[:40]}
+            )
+        orders = [key for key in known if key in keys]
+        StandingOrders.objects.update_or_create(
+            game=game, seat=number, defaults={"user": user, "orders": orders}
+        )
+    return orders
+
+
+def stop_text(game: Game, outcome: PlanOutcome, names: Sequence[str]) -> str:
+    """Why the plan stopped, in the active language: the engine's words if it has them."""
+    worded = game.engine.plan_why_text(outcome.why, names) if outcome.why else ""
+    if worded:
+        return worded
+    if outcome.reason == "ended":
+        return _("your turn had already ended")
+    if outcome.reason == "revealed":
+        return _("something hidden came to light")
+    return _("the game changed and that step no longer holds")
+
+
+def outcome_words(game: Game, outcome: PlanOutcome, names: Sequence[str]) -> dict[str, Any]:
+    """What a plan did, for its owner's eyes: the steps played (as planned), the steps the
+    standing orders took, and, if it stopped, before which step (1-based) and why."""
+    stopped = outcome.stopped_before
+    played, ordered = list(outcome.played), list(outcome.ordered)
+    if len(outcome.intents) == len(played) + len(ordered):  # worded in the reader's language
+        words = [game.engine.intent_text(intent) for intent in outcome.intents]
+        played, ordered = words[: len(played)], words[len(played) :]
+    return {
+        "played": played,
+        "ordered": ordered,
+        "in_full": stopped is None,
+        "stopped_at": None if stopped is None else stopped + 1,
+        "why": "" if stopped is None else stop_text(game, outcome, names),
+    }
+
+
+def outcome_for(game: Game, user: Any, outcome_id: Any) -> PlanOutcome | None:
+    """One outcome of the user's own plan in the game (None for anyone else's)."""
+    if not isinstance(outcome_id, int):
+        return None
+    return PlanOutcome.objects.filter(pk=outcome_id, game=game, user_id=user.pk).first()
+
+
+def outcome_text(game_id: int, outcome: PlanOutcome) -> dict[str, Any]:
+    """outcome_words for the plan page (the seats' names read here)."""
+    game = _game(game_id)
+    seats = sorted(game.seats.select_related("user"), key=lambda seat: seat.number or 0)
+    names = [seat.name for seat in seats]
+    return outcome_words(game, outcome, names)

@@ -5,5 +5,6 @@ from plans import views
 app_name = "plans"
 urlpatterns = [
     path("games/<int:pk>/plan/", views.plan_page, name="plan"),
+    path("games/<int:pk>/plan/orders/", views.standing_orders, name="orders"),
     path("games/<int:pk>/replay/what-if/", views.what_if_page, name="what_if"),
 ]

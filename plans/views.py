@@ -12,12 +12,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from firenze_site.requests import HtmxHttpRequest
 from games.errors import GameError
 from plans import service, what_if
-from plans.forms import PlanForm, WhatIfForm
+from plans.forms import PlanForm, StandingOrdersForm, WhatIfForm
 
 
 @login_required
@@ -50,10 +50,33 @@ def plan_page(request: HttpRequest, pk: int) -> HttpResponse:
     return _render(request, pk, steps, status)
 
 
+@login_required
+@require_POST
+def standing_orders(request: HttpRequest, pk: int) -> HttpResponse:
+    """Switch the standing orders beside the plan on or off (all of them at once)."""
+    try:
+        offered = service.standing_orders_of(pk, request.user)
+    except GameError as exc:
+        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
+    form = StandingOrdersForm(request.POST, keys=[order["key"] for order in offered])
+    if not form.is_valid():
+        messages.error(request, str(form.errors["orders"][0]))
+        return _render(request, pk, [], 400)
+    try:
+        service.set_standing_orders(pk, request.user, form.cleaned_data["orders"])
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return _render(request, pk, [], exc.status)
+    messages.success(request, _("Your standing orders are kept."))
+    return redirect(reverse("plans:plan", args=[pk]) + "#orders-h")
+
+
 def _render(request: HttpRequest, pk: int, steps: list[Any], status: int) -> HttpResponse:
     try:
         plan = service.plan_of(pk, request.user)
         outcome = service.last_outcome(pk, request.user)
+        orders = service.standing_orders_of(pk, request.user)
+        told = service.outcome_text(pk, outcome) if outcome else None
     except GameError as exc:
         return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
     choices: list[dict[str, Any]] = []
@@ -67,7 +90,8 @@ def _render(request: HttpRequest, pk: int, steps: list[Any], status: int) -> Htt
     context = {
         "pk": pk,
         "plan": plan,
-        "outcome": outcome,
+        "outcome": told,
+        "orders": orders,
         "steps_json": json.dumps(steps, separators=(",", ":")),
         "words": words,
         "choices": [

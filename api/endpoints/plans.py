@@ -12,7 +12,15 @@ from ninja import Router
 from api import limits
 from api.auth import need_play
 from api.endpoints.common import visible_game
-from api.schemas import Error, GameId, PlanIn, PlanOut, SandboxIn, SandboxOut
+from api.schemas import (
+    Error,
+    GameId,
+    PlanIn,
+    PlanOut,
+    SandboxIn,
+    SandboxOut,
+    StandingOrdersIn,
+)
 from games.errors import GameError
 from plans import service
 from plans.models import Plan, PlanOutcome
@@ -31,17 +39,21 @@ def _guarded(request: HttpRequest, pk: int, run: Callable[[], T]) -> T:
         raise
 
 
-def _out(plan: Plan | None, outcome: PlanOutcome | None) -> dict[str, Any]:
+def _out(pk: int, user: Any, plan: Plan | None, outcome: PlanOutcome | None) -> dict[str, Any]:
+    words = service.outcome_text(pk, outcome) if outcome is not None else {}
     return {
         "steps": [step["text"] for step in plan.steps] if plan else [],
         "last_outcome": None
         if outcome is None
         else {
-            "played": outcome.played,
+            "played": words["played"],
             "planned": outcome.planned,
             "stopped_before": outcome.stopped_before,
             "reason": outcome.reason,
+            "why": words["why"],
+            "ordered": words["ordered"],
         },
+        "standing_orders": service.standing_orders_of(pk, user),
     }
 
 
@@ -52,7 +64,7 @@ def read_plan(request: HttpRequest, pk: GameId) -> dict[str, Any]:
     return _guarded(
         request,
         pk,
-        lambda: _out(service.plan_of(pk, user), service.last_outcome(pk, user)),
+        lambda: _out(pk, user, service.plan_of(pk, user), service.last_outcome(pk, user)),
     )
 
 
@@ -61,8 +73,10 @@ def set_plan(request: HttpRequest, pk: GameId, data: PlanIn) -> dict[str, Any]:
     """Keep these steps (actions the sandbox offered, in order) as my next turn."""
     token = need_play(request)
     limits.consume("move", token.pk)
-    plan = _guarded(request, pk, lambda: service.set_plan(pk, request.user, data.steps))
-    return _out(plan, None)
+    user = request.user
+    return _guarded(
+        request, pk, lambda: _out(pk, user, service.set_plan(pk, user, data.steps), None)
+    )
 
 
 @router.delete("/games/{pk}/plan", response={200: PlanOut, **REFUSED})
@@ -70,8 +84,23 @@ def drop_plan(request: HttpRequest, pk: GameId) -> dict[str, Any]:
     """Drop my plan (nothing happens if there is none)."""
     token = need_play(request)
     limits.consume("move", token.pk)
-    _guarded(request, pk, lambda: service.drop_plan(pk, request.user))
-    return _out(None, None)
+    user = request.user
+    _guarded(request, pk, lambda: service.drop_plan(pk, user))
+    return _guarded(request, pk, lambda: _out(pk, user, None, None))
+
+
+@router.put("/games/{pk}/plan/orders", response={200: PlanOut, **REFUSED})
+def set_standing_orders(request: HttpRequest, pk: GameId, data: StandingOrdersIn) -> dict[str, Any]:
+    """Switch on exactly these standing orders beside my plan (keys from standing_orders)."""
+    token = need_play(request)
+    limits.consume("move", token.pk)
+    user = request.user
+
+    def kept() -> dict[str, Any]:
+        service.set_standing_orders(pk, user, data.orders)
+        return _out(pk, user, service.plan_of(pk, user), service.last_outcome(pk, user))
+
+    return _guarded(request, pk, kept)
 
 
 @router.post("/games/{pk}/plan/sandbox", response={200: SandboxOut, **REFUSED})

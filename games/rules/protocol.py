@@ -112,6 +112,21 @@ class Rules(Protocol):
         plan there too, as its later steps would rest on a guess."""
         ...
 
+    def plan_why(
+        self, state: State, intent: Mapping[str, Any], seat: int, since: Sequence[str]
+    ) -> dict[str, Any]:
+        """Why a planned step (`intent`) no longer holds in the real `state` at `seat`'s turn,
+        JSON-ready for Presentation.plan_why_text, from public facts alone: the state's open
+        parts and `since`, the stored log lines (seats as {0}, {1}...) of the moves played
+        since the plan was kept. {} when the engine cannot tell."""
+        ...
+
+    def standing_action(self, state: State, seat: int, order: str) -> Action | None:
+        """The action the standing order `order` (a key of Presentation.standing_orders)
+        takes for `seat` in `state`, or None: one of legal_actions(state), and only a step
+        the player would make without a choice (ending a phase with nothing left in it)."""
+        ...
+
 
 @dataclass(frozen=True)
 class BotLevel:
@@ -123,6 +138,15 @@ class BotLevel:
     label: StrOrPromise
     summary: StrOrPromise
     aliases: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class StandingOrder:
+    """A standing order a player may switch on beside a plan (Rules.standing_action says what
+    it does): `key` is stored, `label` is in the reader's language."""
+
+    key: str
+    label: StrOrPromise
 
 
 @dataclass(frozen=True)
@@ -218,8 +242,13 @@ class Presentation(Protocol):
 
     def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]: ...
 
-    # Planned turns: a step's intent (Rules.plan_intent) in words, in the active language.
+    # Planned turns: a step's intent (Rules.plan_intent) in words, in the active language;
+    # why a plan stopped (Rules.plan_why, or {"key": plan_stop's key}) in words, seats named by
+    # `names`, "" when the engine has no words for it; and the standing orders it offers.
     def intent_text(self, intent: Mapping[str, Any]) -> str: ...
+    def plan_why_text(self, why: Mapping[str, Any], names: Sequence[str]) -> str: ...
+
+    standing_orders: Sequence[StandingOrder]
 
     # What happened since my last turn (issue 30).
     def changes_since(

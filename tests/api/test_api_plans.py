@@ -111,3 +111,37 @@ def test_it_drops_a_plan_on_request(api_as, anna, ben):
     client.put(f"/games/{game.pk}/plan", {"steps": build_plan(client, game.pk)})
     assert client.delete(f"/games/{game.pk}/plan").status_code == 200
     assert client.get(f"/games/{game.pk}/plan").json()["steps"] == []
+
+
+def test_it_reads_and_sets_the_standing_orders_and_refuses_bad_ones(api_as, anna, ben, carla):
+    game = started_game(anna, ben, seed=31)
+    acting, waiting = acting_and_waiting(game, anna, ben)
+    client = api_as(waiting)
+    offered = client.get(f"/games/{game.pk}/plan").json()["standing_orders"]
+    assert [o["key"] for o in offered] == ["skip_exchange", "end_turn"]
+    assert not any(o["on"] for o in offered) and all(o["label"] for o in offered)
+    kept = client.put(f"/games/{game.pk}/plan/orders", {"orders": ["end_turn"]})
+    assert kept.status_code == 200, kept.content
+    assert [o["on"] for o in kept.json()["standing_orders"]] == [False, True]
+    # On one's own turn too: orders stand from turn to turn.
+    assert api_as(acting).put(f"/games/{game.pk}/plan/orders", {"orders": []}).status_code == 200
+    unknown = client.put(f"/games/{game.pk}/plan/orders", {"orders": ["skip_exchange", "fly"]})
+    assert unknown.status_code == 400 and "“fly”" in unknown.json()["message"]
+    outsider = api_as(carla).put(f"/games/{game.pk}/plan/orders", {"orders": []})
+    assert outsider.status_code == 404
+    read_only = api_as(waiting, "read").put(f"/games/{game.pk}/plan/orders", {"orders": []})
+    assert read_only.status_code == 403
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    over = client.put(f"/games/{game.pk}/plan/orders", {"orders": ["end_turn"]})
+    assert over.status_code == 409 and "over" in over.json()["message"]
+    after = client.get(f"/games/{game.pk}/plan").json()["standing_orders"]
+    assert [o["on"] for o in after] == [False, True]  # nothing half applied
+
+
+def test_the_schema_lists_the_standing_orders(client):
+    schema = client.get("/api/v1/openapi.json").json()
+    assert "put" in schema["paths"]["/api/v1/games/{pk}/plan/orders"]
+    plan_out = schema["components"]["schemas"]["PlanOut"]["properties"]
+    assert "standing_orders" in plan_out
+    outcome = schema["components"]["schemas"]["PlanOutcomeOut"]["properties"]
+    assert {"why", "ordered"} <= set(outcome)

@@ -16,7 +16,15 @@ from typing import Any
 
 from django import forms
 
-from games.rules.protocol import BotLevel, ChangesSince, Engine, Look, RecordFacet, Seen
+from games.rules.protocol import (
+    BotLevel,
+    ChangesSince,
+    Engine,
+    Look,
+    RecordFacet,
+    Seen,
+    StandingOrder,
+)
 
 
 class NimRefused(ValueError):
@@ -308,6 +316,30 @@ class NimEngine:
 
     def intent_text(self, intent: Mapping[str, Any]) -> str:
         return _label(dict(intent))
+
+    def plan_why(
+        self, state: State, intent: Mapping[str, Any], seat: int, since: Sequence[str]
+    ) -> dict[str, Any]:
+        """A take no longer possible: the pile is smaller than the plan thought."""
+        if intent.get("type") == "take" and state.d["pile"] < intent.get("n", 0):
+            return {"key": "pile", "pile": state.d["pile"]}
+        return {}
+
+    def plan_why_text(self, why: Mapping[str, Any], names: Sequence[str]) -> str:
+        if why.get("key") == "pile":
+            return f"only {why['pile']} stones are left"
+        return ""
+
+    # Nim's turn is a take, then ending the turn: the one step that leaves no choice.
+    standing_orders: Sequence[StandingOrder] = (
+        StandingOrder("end_after_take", "End my turn once I have taken"),
+    )
+
+    def standing_action(self, state: State, seat: int, order: str) -> dict[str, Any] | None:
+        d = state.d
+        if order != "end_after_take" or d["winner"] is not None or d["seat"] != seat:
+            return None
+        return {"type": "end_turn"} if d["taken"] else None
 
 
 # The proof that Nim is an engine the platform can play (mypy, `make lint`).

@@ -80,7 +80,7 @@ FIELDS = [
     "signup_closes", "min_rating", "max_rating", "min_finished", "featured", "size",
     "tournaments__email", "hour", "alarms",
     "tournaments__webhook", "tournaments__push", "steps", "add", "do", "user", "door", "o",
-    "step", "back",
+    "step", "back", "orders",
 ]  # fmt: skip
 HOSTILE = [
     "", " ", "\x00", "²", "٣", "Ⅻ", "𝟗", "-1", "0", "1e309", "NaN", "9" * 5000, "1" * 10,
@@ -499,5 +499,5 @@ CORE = {
     "clubs/<slug:slug>/accept/", "clubs/<slug:slug>/refuse/", "clubs/<slug:slug>/remove/",
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
     "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/", "games/<int:pk>/plan/",
-    "games/<int:pk>/replay/what-if/",
+    "games/<int:pk>/replay/what-if/", "games/<int:pk>/plan/orders/",
 }  # fmt: skip

@@ -26,7 +26,15 @@ from games.rules.firenze.rules import levels, planned
 from games.rules.firenze.rules.data import COLORS
 from games.rules.firenze.rules.review import review_game
 from games.rules.firenze.rules.strong import Budget
-from games.rules.protocol import Bot, BotLevel, ChangesSince, Look, RecordFacet, Seen
+from games.rules.protocol import (
+    Bot,
+    BotLevel,
+    ChangesSince,
+    Look,
+    RecordFacet,
+    Seen,
+    StandingOrder,
+)
 
 # Player seals, distinct from the brick colours on the board.
 SEAT_COLOURS = ["black", "orange", "teal", "pink"]
@@ -218,5 +226,18 @@ class FirenzeEngine:
     def plan_stop(self, before: rules.State, after: rules.State, seat: int) -> str | None:
         return planned.stop(before, after, seat)
 
+    def plan_why(
+        self, state: rules.State, intent: Mapping[str, Any], seat: int, since: Sequence[str]
+    ) -> dict[str, Any]:
+        return planned.why(state, dict(intent), seat, list(since))
+
+    def standing_action(self, state: rules.State, seat: int, order: str) -> dict[str, Any] | None:
+        return planned.standing_action(state, seat, order)
+
     def intent_text(self, intent: Mapping[str, Any]) -> str:
         return plan_words.intent_text(intent)
+
+    def plan_why_text(self, why: Mapping[str, Any], names: Sequence[str]) -> str:
+        return plan_words.why_text(why, names)
+
+    standing_orders: Sequence[StandingOrder] = plan_words.STANDING_ORDERS

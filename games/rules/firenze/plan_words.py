@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from games.rules.firenze.wording import colour_name
+from games.rules.protocol import StandingOrder
 
 
 def intent_text(intent: Mapping[str, Any]) -> str:
@@ -42,3 +43,22 @@ def intent_text(intent: Mapping[str, Any]) -> str:
     if kind == "end_turn":
         return gettext("End my turn")
     return gettext("Another step (%(kind)s)") % {"kind": kind}
+
+
+def why_text(why: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why a plan stopped (rules/planned.py why and stop), in words."""
+    key, card = why.get("key"), str(why.get("card", ""))
+    by = why.get("by")
+    if key == "taken" and isinstance(by, int) and 0 <= by < len(names):
+        return gettext("%(name)s took the %(card)s") % {"name": names[by], "card": card}
+    if key in ("taken", "gone"):
+        return gettext("the %(card)s is no longer in the row") % {"card": card}
+    if key == "revealed":
+        return gettext("a card was drawn that the plan could not know")
+    return ""
+
+
+STANDING_ORDERS = (
+    StandingOrder("skip_exchange", gettext_lazy("Skip the exchange when I planned none")),
+    StandingOrder("end_turn", gettext_lazy("End my turn when nothing is left to do")),
+)

@@ -16,6 +16,8 @@ from collections import Counter
 from typing import Any
 
 from .determinize import sample_state
+from .legal import legal_actions_of
+from .row import TAKEN_LINE
 from .state import State
 from .turns import start_turn
 
@@ -54,3 +56,39 @@ def stop(before: State, after: State, seat: int) -> str | None:
         e["card"] for e in before._d["row"]
     )
     return None if drawn == refilled.total() else "revealed"
+
+
+def why(state: State, intent: dict[str, Any], seat: int, since: list[str]) -> dict[str, Any]:
+    """Why a planned step no longer holds, from the open row and the public log since the plan:
+    the card it names was taken (by whom, if the log says), or is gone from the row."""
+    card = intent.get("card")
+    if intent.get("type") not in _SLOT_TYPES or not card:
+        return {}
+    if any(entry["card"] == card for entry in state._d["row"]):
+        return {}
+    for line in reversed(since):
+        match = TAKEN_LINE.match(line)
+        if match and match.group(2) == card and int(match.group(1)) != seat:
+            return {"key": "taken", "card": card, "by": int(match.group(1))}
+    return {"key": "gone", "card": card}
+
+
+# Standing orders (rules.md §4: choose, exchange, build, tear down, fulfil, limits): each takes
+# only a step that leaves the player no choice to lose.
+SKIP_EXCHANGE, END_TURN = "skip_exchange", "end_turn"
+_ENDINGS = {"end_phase", "end_turn"}
+
+
+def standing_action(state: State, seat: int, order: str) -> dict[str, Any] | None:
+    """skip_exchange: end the exchange phase (the plan before it planned none); end_turn: end
+    the phase or the turn when ending is all that is left (no card to play, nothing to build,
+    fulfil or pay)."""
+    d = state._d
+    if d["phase"] == "over" or d["seat"] != seat or d["pending"] is not None:
+        return None
+    legal = legal_actions_of(d)
+    if order == SKIP_EXCHANGE and d["phase"] == "exchange":
+        return next((a for a in legal if a["type"] == "end_phase"), None)
+    if order == END_TURN and legal and all(a["type"] in _ENDINGS for a in legal):
+        return next((a for a in legal if a["type"] == "end_turn"), legal[0])
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .bricks import add_bricks, describe, describe_colors
@@ -35,6 +36,10 @@ def pay_card_cost(s: dict[str, Any], color: int) -> None:
         take_card(s, pending["slot"], paid)
     else:
         pending["paid"] = paid
+
+
+# The log line take_card writes, read back by planned.why: who took which card.
+TAKEN_LINE = re.compile(r"^\{(\d+)\} takes (.+?) \(")
 
 
 def take_card(s: dict[str, Any], slot: int, paid: list[int]) -> None:
