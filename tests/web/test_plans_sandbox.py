@@ -147,3 +147,19 @@ def test_it_shows_no_other_hand_and_no_deck_order_in_the_sandbox(anna, ben):
     hidden = scrambled(truth, seat, random.Random(5))
     Game.objects.filter(pk=game.pk).update(state=hidden, seed=hidden["seed"])
     assert pages() == shown
+
+
+def test_it_shows_a_card_the_sandbox_would_draw_as_unknown_and_offers_nothing_on_it(anna, ben):
+    """Taking a card refills the row from the deck, which the seat cannot see: the sandbox
+    shows the new card face down and offers no step on it, so a plan stops before it."""
+    game, _acting, waiting = waiting_game(anna, ben)
+    browser = signed_in(waiting)
+    page = browser.get(reverse("plans:plan", args=[game.pk])).content.decode()
+    assert "A card you cannot know yet" not in page
+    take = next(a for a in offered_actions(page) if a["type"] == "choose_card")
+    answer = browser.post(move_url(page), {"action": json.dumps(take), "version": game.version})
+    page = browser.get(answer["Location"]).content.decode()
+    assert page.count("A card you cannot know yet") == 1
+    last = len(game.state["row"]) - 1  # the refill comes in at the end of the row
+    offered = offered_actions(page) + board_actions(page)
+    assert offered and not [a for a in offered if a.get("slot") == last]
