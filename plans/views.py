@@ -68,22 +68,24 @@ def _render(
     error: str = "",
     partial: str | None = None,
 ) -> HttpResponse:
-    try:
-        plan = service.plan_of(pk, request.user)
-        outcome = service.last_outcome(pk, request.user)
-    except GameError as exc:
-        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
-    context: dict[str, Any] = {"pk": pk, "plan": plan, "outcome": outcome}
+    context: dict[str, Any] = {"pk": pk}
+    if not partial:  # the sandbox's answer to a step shows neither
+        try:
+            context["plan"] = service.plan_of(pk, request.user)
+            context["outcome"] = service.last_outcome(pk, request.user)
+        except GameError as exc:
+            message = {"message": exc.message}
+            return render(request, "plans/refused.html", message, status=exc.status)
     try:
         box = service.open_sandbox(pk, request.user, steps)
     except GameError as exc:
-        if not steps:  # no sandbox at all now (the seat's turn, the game over...)
-            if partial:
-                return HttpResponseClientRedirect(reverse("plans:plan", args=[pk]))
-            context.update(refusal=exc.message, page_title=_("Plan my next turn"))
-            return render(request, board.PLAN_PAGE, context, status=max(status, exc.status))
-        error, status, steps = exc.message, max(status, exc.status), []
-        box = service.open_sandbox(pk, request.user, steps)
+        if steps:  # a step the sandbox never allowed: it starts afresh, saying why
+            status = max(status, exc.status)
+            return _render(request, pk, [], status, error=exc.message, partial=partial)
+        if partial:  # no sandbox at all now (the seat's turn, the game over...)
+            return HttpResponseClientRedirect(reverse("plans:plan", args=[pk]))
+        context.update(refusal=exc.message, page_title=_("Plan my next turn"))
+        return render(request, board.PLAN_PAGE, context, status=max(status, exc.status))
     context.update(
         board.board_context(box.game, box.seats, box.seat, box.state, steps, going_on=box.going_on)
     )

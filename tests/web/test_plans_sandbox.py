@@ -61,7 +61,9 @@ def test_it_draws_the_games_board_and_panel_posting_to_the_sandbox(anna, ben):
     assert hands_shown(page) == [sorted(game.state["players"][seat]["hand"])]
 
 
-def test_it_takes_and_undoes_steps_by_htmx_and_nothing_reaches_the_game(anna, ben):
+def test_it_takes_and_undoes_steps_by_htmx_and_nothing_reaches_the_game(
+    anna, ben, django_assert_max_num_queries
+):
     game, _acting, waiting = waiting_game(anna, ben)
     before = snapshot(game)
     browser = signed_in(waiting)
@@ -71,9 +73,10 @@ def test_it_takes_and_undoes_steps_by_htmx_and_nothing_reaches_the_game(anna, be
         offers = offered_actions(page)
         if not offers:
             break
-        answer = browser.post(
-            move_url(page), {"action": json.dumps(offers[0]), "version": game.version}, **HTMX
-        )
+        with django_assert_max_num_queries(9):  # the step's cost budget
+            answer = browser.post(
+                move_url(page), {"action": json.dumps(offers[0]), "version": game.version}, **HTMX
+            )
         assert answer.status_code == 200
         page = answer.content.decode()
         assert page.lstrip().startswith('<section id="panel"')
@@ -113,9 +116,18 @@ def test_it_keeps_the_sandbox_from_anyone_but_a_seated_player(client, anna, ben,
     game, _acting, _waiting = waiting_game(anna, ben)
     if who == "outsider":
         client.force_login(carla)
+    steps = "?steps=" + json.dumps([rules.legal_actions(game.load_state())[0]])
     for name in ("plans:sandbox", "plans:sandbox_undo"):
-        answer = client.post(reverse(name, args=[game.pk]), {"version": game.version})
-        assert answer.status_code == (302 if who == "anonymous" else 404)
+        for headers in ({}, HTMX):
+            answer = client.post(
+                reverse(name, args=[game.pk]) + steps, {"version": game.version}, **headers
+            )
+            if who == "anonymous":
+                assert answer.status_code == 302
+            elif headers:  # htmx: sent to the planning page, which says there is no such game
+                assert answer.status_code == 200 and "HX-Redirect" in answer
+            else:
+                assert answer.status_code == 404
 
 
 def test_it_shows_no_other_hand_and_no_deck_order_in_the_sandbox(anna, ben):

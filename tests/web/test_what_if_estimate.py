@@ -34,7 +34,7 @@ def line(*actions) -> str:
 
 
 def test_it_says_estimating_then_shows_both_lines_figures(
-    nim, anna, ben, django_capture_on_commit_callbacks
+    nim, anna, ben, django_capture_on_commit_callbacks, django_assert_max_num_queries
 ):
     game, first, _second = finished(nim, anna, ben)
     browser = signed_in(first)
@@ -50,7 +50,10 @@ def test_it_says_estimating_then_shows_both_lines_figures(
         waiting = browser.get(url(game), tried, **HTMX).content.decode()
     assert "estimating both lines" in waiting and 'hx-trigger="load delay:2s"' in waiting
     assert len(queued) == 1  # the job, queued once the ask is committed (eager here)
-    with django_capture_on_commit_callbacks(execute=True) as again:
+    with (
+        django_capture_on_commit_callbacks(execute=True) as again,
+        django_assert_max_num_queries(6),  # the poll's cost budget
+    ):
         shown = browser.get(url(game), tried, **HTMX).content.decode()
     assert not again  # nothing queued twice
     assert "1.0 after your line, -1.0 after what was played" in shown
