@@ -70,9 +70,8 @@ WHAT_IF = {
 PLAYED = {"en": "What was played", "de": "Was gespielt wurde"}
 
 
-@pytest.mark.parametrize(
-    ("language", "phone"), [("en", False), ("de", True)], ids=["en-desktop", "de-phone"]
-)
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_it_tries_another_line_from_a_finished_games_replay(new_page, settings, language, phone):
     """From the replay's step, the what-if sandbox opens by keyboard, takes a step by htmx and
     shows what was played beside it, then the Strong bot's estimate of both lines (eager
