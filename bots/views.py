@@ -11,12 +11,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from bots import ladder, reviews
+from bots import estimates, ladder, reviews
 from bots.forms import ReviewForm, TakeoverForm
 from bots.models import TakeoverPreference
-from games.errors import GameError
+from firenze_site.requests import HtmxHttpRequest
+from games.errors import GameError, NotInGame, RequestRefused
 from games.models import Game
 from games.rules import registry
+from plans import what_if
+from plans.forms import WhatIfForm
 
 
 @require_GET
@@ -63,3 +66,29 @@ def review(request: HttpRequest, pk: int) -> HttpResponse:
             request, _("The Strong bot is reviewing your game; the replay shows it when done.")
         )
     return redirect(reverse("games:replay", args=[game.pk]))
+
+
+@require_GET
+def what_if_estimate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The Strong bot's estimate of a "what if" line beside what was played (?step=N and
+    steps=[...], the line tried): "estimating…" with a poll until the bots queue answers."""
+    context: dict[str, object] = {"pk": pk}
+    status = 200
+    try:
+        game = what_if.finished_game(pk)
+        context["game"] = game
+        if not request.user.is_authenticated:
+            raise NotInGame(_("Sign in to ask the Strong bot for its estimate."))
+        form = WhatIfForm({**request.GET.dict(), "do": ""})
+        if not form.is_valid():
+            raise RequestRefused(_("The step could not be read; open the replay again."))
+        step, tried = form.cleaned_data["step"], form.cleaned_data["steps"]
+        if not tried:
+            raise RequestRefused(_("Take a step of your own first: the bot compares two lines."))
+        what_if.build(game, step, tried)  # refuses a step or a line the sandbox never allowed
+        context["estimate"] = estimates.ask(game, step, tried)
+        context["poll_url"] = request.get_full_path()
+    except GameError as exc:
+        context["refusal"], status = exc.message, exc.status
+    template = "bots/_what_if_estimate.html" if request.htmx else "bots/what_if_estimate.html"
+    return render(request, template, context, status=status)

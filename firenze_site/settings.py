@@ -428,6 +428,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.play_bots": {"queue": "bots"},
     "games.tasks.time_out_game": {"queue": "bots"},
     "bots.tasks.review_game": {"queue": "bots"},
+    "bots.tasks.estimate_line": {"queue": "bots"},
 }
 # CPU seconds the Strong bot thinks per decision that matters (unset: the engine's own, 0.5 s
 # for Firenze), and the reviewing bot per reviewed decision.

@@ -43,6 +43,12 @@ class PlanForm(forms.Form):
         return None if not raw else self._json(raw, MAX_ACTION_DEPTH)
 
 
+def read_steps(raw: str | None) -> list[Any] | None:
+    """The sandbox's steps from its address (?steps=...): None when they cannot be read."""
+    form = PlanForm({"steps": raw or "", "do": "add"})
+    return form.cleaned_data["steps"] if form.is_valid() else None
+
+
 class WhatIfForm(forms.Form):
     """A "what if" step: the replay step to try from, the tried steps so far, what to do."""
 

@@ -25,20 +25,29 @@ def sandbox(engine: Engine, view: dict[str, Any], seat: int, seed: int) -> State
     return state
 
 
-def next_choices(
+def after_steps(
     engine: Engine, start: State, seat: int, actions: Sequence[Any]
-) -> list[dict[str, Any]]:
-    """What the sandbox offers after these steps: each legal action with its words; none
-    once the turn ended or something hidden would come to light (the plan stops there)."""
+) -> tuple[State, bool]:
+    """The sandbox after these steps (checked as checked_steps does), and whether the seat may
+    take another: not once the turn ended or something hidden would come to light."""
     state = start
     if actions:
         checked_steps(engine, start, seat, actions)
         for action in actions:
             after = engine.apply_action(state, action)
             if engine.plan_stop(state, after, seat):
-                return []
+                return after, False
             state = after
-    if engine.acting_seat(state) != seat or len(actions) >= MAX_STEPS:
+    return state, engine.acting_seat(state) == seat and len(actions) < MAX_STEPS
+
+
+def next_choices(
+    engine: Engine, start: State, seat: int, actions: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """What the sandbox offers after these steps: each legal action with its words; none
+    once the turn ended or something hidden would come to light (the plan stops there)."""
+    state, going_on = after_steps(engine, start, seat, actions)
+    if not going_on:
         return []
     return [
         {"action": action, "text": engine.intent_text(engine.plan_intent(state, action))}

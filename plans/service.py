@@ -7,6 +7,7 @@ in place when the turn passes to the seat (and played then) or refused: never ha
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -14,8 +15,9 @@ from django.utils.translation import gettext as _
 
 from games.errors import Conflict, GameError, NotInGame, RequestRefused
 from games.models import Game, Seat
+from games.rules import moves
 from plans.models import Plan, PlanOutcome, StandingOrders
-from plans.sandbox import PlanRefused, checked_steps, next_choices, sandbox
+from plans.sandbox import PlanRefused, after_steps, checked_steps, next_choices, sandbox
 
 
 class NoSuchPlan(GameError):
@@ -211,3 +213,71 @@ def outcome_text(game_id: int, outcome: PlanOutcome) -> dict[str, Any]:
     seats = sorted(game.seats.select_related("user"), key=lambda seat: seat.number or 0)
     names = [seat.name for seat in seats]
     return outcome_words(game, outcome, names)
+
+
+@dataclass
+class Sandbox:
+    """The user's sandbox after the steps taken: what the planning page draws."""
+
+    game: Game
+    seats: list[Seat]
+    seat: int
+    state: Any
+    steps: list[Any]
+    words: list[str]  # the steps in words
+    going_on: bool  # another step may be taken (the turn goes on, nothing hidden came up)
+
+
+def open_sandbox(game_id: int, user: Any, actions: Sequence[Any]) -> Sandbox:
+    """The user's sandbox after these steps; a GameError says why there is none or why a step
+    was never one the sandbox allowed."""
+    game = _game(game_id)
+    seat = _plannable(game, user)
+    engine = game.engine
+    start = sandbox_state(game, seat)
+    try:
+        words = (
+            [step["text"] for step in checked_steps(engine, start, seat, actions)]
+            if actions
+            else []
+        )
+        state, going_on = after_steps(engine, start, seat, actions)
+    except PlanRefused as refused:
+        raise RequestRefused(str(refused)) from None
+    return Sandbox(game, game.seats_for_page(), seat, state, list(actions), words, going_on)
+
+
+def take_step(
+    game_id: int, user: Any, actions: Sequence[Any], action: Any, version: int
+) -> list[Any]:
+    """The steps with one more, if the sandbox allows it where they left it: refused as a real
+    turn would refuse it (the engine's words), or because the game moved on since the sandbox
+    was opened (its version), which starts the sandbox afresh."""
+    box = open_sandbox(game_id, user, actions)
+    _same_version(box.game, version)
+    if not box.going_on:
+        raise RequestRefused(
+            _("Your turn ends here, or something hidden would come to light: the plan stops here.")
+        )
+    try:
+        step = moves.play(box.game.engine, box.state, action)
+    except moves.Refused as refused:
+        raise RequestRefused(refused.text) from None
+    return [*actions, step.action]
+
+
+def take_back(game_id: int, user: Any, actions: Sequence[Any], version: int) -> list[Any]:
+    """The steps without the last one (undo in the sandbox is always free)."""
+    box = open_sandbox(game_id, user, actions)
+    _same_version(box.game, version)
+    return list(actions[:-1])
+
+
+def _same_version(game: Game, version: int) -> None:
+    if version != game.version:
+        raise Conflict(
+            _(
+                "The game moved on since you opened the sandbox: "
+                "it starts again from the new position."
+            )
+        )

@@ -8,24 +8,33 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect, replace_url
 
 from firenze_site.requests import HtmxHttpRequest
-from games.errors import GameError
-from plans import service, what_if
-from plans.forms import PlanForm, StandingOrdersForm, WhatIfForm
+from games.errors import GameError, RequestRefused
+from games.forms import MoveForm, VersionForm
+from games.look import rules_url
+from plans import board, service, what_if
+from plans.forms import NOT_READ, PlanForm, StandingOrdersForm, WhatIfForm, read_steps
 
 
 @login_required
-def plan_page(request: HttpRequest, pk: int) -> HttpResponse:
+def plan_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = PlanForm(request.POST if request.method == "POST" else None)
     steps: list[Any] = []
     status = 200
-    if request.method == "POST":
+    if request.method == "GET":
+        read = read_steps(request.GET.get("steps"))
+        if read is None:
+            messages.error(request, str(NOT_READ))
+            status = 400
+        steps = read or []
+    else:
         if not form.is_valid():
             status = 400
         else:
@@ -52,7 +61,7 @@ def plan_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def standing_orders(request: HttpRequest, pk: int) -> HttpResponse:
+def standing_orders(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Switch the standing orders beside the plan on or off (all of them at once)."""
     try:
         offered = service.standing_orders_of(pk, request.user)
@@ -71,37 +80,98 @@ def standing_orders(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(reverse("plans:plan", args=[pk]) + "#orders-h")
 
 
-def _render(request: HttpRequest, pk: int, steps: list[Any], status: int) -> HttpResponse:
+def _render(
+    request: HtmxHttpRequest,
+    pk: int,
+    steps: list[Any],
+    status: int,
+    *,
+    error: str = "",
+    partial: str | None = None,
+) -> HttpResponse:
+    context: dict[str, Any] = {"pk": pk}
+    if not partial:  # the sandbox's answer to a step shows neither
+        try:
+            context["plan"] = service.plan_of(pk, request.user)
+            outcome = service.last_outcome(pk, request.user)
+            context["outcome"] = service.outcome_text(pk, outcome) if outcome else None
+            context["orders"] = service.standing_orders_of(pk, request.user)
+        except GameError as exc:
+            message = {"message": exc.message}
+            return render(request, "plans/refused.html", message, status=exc.status)
     try:
-        plan = service.plan_of(pk, request.user)
-        outcome = service.last_outcome(pk, request.user)
-        orders = service.standing_orders_of(pk, request.user)
-        told = service.outcome_text(pk, outcome) if outcome else None
+        box = service.open_sandbox(pk, request.user, steps)
     except GameError as exc:
-        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
-    choices: list[dict[str, Any]] = []
-    words: list[str] = []
-    refusal = ""
+        if steps:  # a step the sandbox never allowed: it starts afresh, saying why
+            status = max(status, exc.status)
+            return _render(request, pk, [], status, error=exc.message, partial=partial)
+        if partial:  # no sandbox at all now (the seat's turn, the game over...)
+            return HttpResponseClientRedirect(reverse("plans:plan", args=[pk]))
+        context.update(refusal=exc.message, page_title=_("Plan my next turn"))
+        return render(request, board.PLAN_PAGE, context, status=max(status, exc.status))
+    context.update(
+        board.board_context(box.game, box.seats, box.seat, box.state, steps, going_on=box.going_on)
+    )
+    context.update(
+        sandbox=box,
+        error=error,
+        rules_url=rules_url(box.game.engine),
+        steps_json=json.dumps(steps, separators=(",", ":")),
+        words=box.words,
+        page_title=_("Plan my next turn"),
+    )
+    template = f"{board.PLAN_PAGE}#{partial}" if partial else board.PLAN_PAGE
+    response = render(request, template, context, status=status)
+    if partial:  # a reload shows the sandbox where the player left it
+        replace_url(response, reverse("plans:plan", args=[pk]) + board.steps_query(steps))
+    return response
+
+
+def _sandbox_answer(
+    request: HtmxHttpRequest, pk: int, steps: list[Any], error: GameError | None = None
+) -> HttpResponse:
+    """After a step or an undo in the sandbox: htmx gets the panel with the board and players
+    beside it (as a real move's answer), a plain form the page at its new address."""
+    if request.htmx:
+        return _render(
+            request, pk, steps, 200, error=error.message if error else "", partial="updates"
+        )
+    if error is not None:
+        return _render(request, pk, steps, error.status, error=error.message)
+    return redirect(reverse("plans:plan", args=[pk]) + board.steps_query(steps))
+
+
+@login_required
+@require_POST
+def sandbox_step(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """One step in the sandbox, posted by the engine's own action panel and board (the steps
+    so far in the address): refused as a real turn would refuse it; nothing reaches the game."""
+    steps = read_steps(request.GET.get("steps")) or []
+    form = MoveForm(request.POST)
     try:
-        choices = service.sandbox_choices(pk, request.user, steps)
-        words = service.step_words(pk, request.user, steps)
+        if read_steps(request.GET.get("steps")) is None or not form.is_valid():
+            raise RequestRefused(form.first_error() if form.errors else str(NOT_READ))
+        steps = service.take_step(
+            pk, request.user, steps, form.cleaned_data["action"], form.cleaned_data["version"]
+        )
     except GameError as exc:
-        refusal, steps, status = exc.message, [], max(status, exc.status)
-    context = {
-        "pk": pk,
-        "plan": plan,
-        "outcome": told,
-        "orders": orders,
-        "steps_json": json.dumps(steps, separators=(",", ":")),
-        "words": words,
-        "choices": [
-            {"payload": json.dumps(c["action"], separators=(",", ":")), "text": c["text"]}
-            for c in choices
-        ],
-        "refusal": refusal,
-        "page_title": _("Plan my next turn"),
-    }
-    return render(request, "plans/plan.html", context, status=status)
+        return _sandbox_answer(request, pk, steps if exc.status != 409 else [], exc)
+    return _sandbox_answer(request, pk, steps)
+
+
+@login_required
+@require_POST
+def sandbox_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The sandbox without its last step: undo is always free there."""
+    steps = read_steps(request.GET.get("steps")) or []
+    form = VersionForm(request.POST)
+    try:
+        if read_steps(request.GET.get("steps")) is None or not form.is_valid():
+            raise RequestRefused(form.first_error() if form.errors else str(NOT_READ))
+        steps = service.take_back(pk, request.user, steps, form.cleaned_data["version"])
+    except GameError as exc:
+        return _sandbox_answer(request, pk, steps if exc.status != 409 else [], exc)
+    return _sandbox_answer(request, pk, steps)
 
 
 @require_http_methods(["GET", "POST"])

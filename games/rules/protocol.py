@@ -92,6 +92,17 @@ class Rules(Protocol):
         thinking time per decision. An engine without a review returns []."""
         ...
 
+    def estimate_lines(
+        self, state: State, seat: int, lines: Sequence[Sequence[Action]], seconds: float
+    ) -> list[float | None] | None:
+        """The strongest bot's estimate of each line of `seat`'s steps from `state` (a "what
+        if" after the game), judged as the review judges a decision, from the seat's
+        information then: the points margin (the seat's points minus the best other
+        player's) it expects after the line, one per line (None for a line it found
+        unplayable). `seconds`: the thinking time for all of them. An engine without an
+        estimate returns None."""
+        ...
+
     # Planned turns (plans): a seat prepares its next turn in a sandbox of its own view and the
     # site plays it when the turn comes, step by step, while each step still means the same.
     def plan_sandbox(self, view: dict[str, Any], seat: int, rng: random.Random) -> State | None:

@@ -1,6 +1,7 @@
-"""Planning in a real browser: the waiting player takes steps in the sandbox, keeps the plan,
-and after the opponent's turn the planning page says what the plan played and why it stopped,
-on desktop and phone, in English and German."""
+"""Planning in a real browser: the waiting player takes steps by keyboard on the game's own
+board and action panel in the sandbox (nothing reaches the game), keeps the plan, and after
+the opponent's turn the planning page says what the plan played and why it stopped, on desktop
+and phone, in English and German; the "what if" shows the Strong bot's estimate."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from games.play import store_step
 from games.rules import moves
 from plans.models import PlanOutcome
 from tests.browser.helpers import screenshot, started_game, user
+from tests.browser.test_accessibility import blocking_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,14 +34,21 @@ def test_it_plans_a_turn_and_tells_what_the_plan_did(new_page, language, phone):
     anna, ben = user("anna"), user("ben")
     game = started_game(anna, ben, seed=31)
     waiting = anna if game.seats.get(user=anna).number != game.acting_seat else ben
+    version = game.version
     page = new_page(phone=phone, user=waiting, language=language)
     page.goto(f"/games/{game.pk}/plan/")
-    for _ in range(3):
-        offers = page.locator('button[name="add"]')
+    assert page.locator("#board .skyline").is_visible()  # the game's own board
+    for taken in range(3):
+        offers = page.locator('#panel form.choice-group button[name="action"]')
         if not offers.count():
             break
-        offers.first.click()
-        page.wait_for_load_state()
+        offers.first.focus()
+        page.keyboard.press("Enter")  # swapped in by htmx, as a real move's answer
+        page.locator("#panel .plan-steps li").nth(taken).wait_for()
+    assert page.locator("#panel .plan-steps li").count() >= 2
+    assert not blocking_violations(page)
+    game.refresh_from_db()
+    assert game.version == version  # nothing reached the game
     name = f"plans-{language}-{'phone' if phone else 'desktop'}"
     screenshot(page, f"{name}-planning")
     page.get_by_role("button", name=KEEP[language]).click()
@@ -61,14 +70,15 @@ WHAT_IF = {
 PLAYED = {"en": "What was played", "de": "Was gespielt wurde"}
 
 
-@pytest.mark.parametrize(
-    ("language", "phone"), [("en", False), ("de", True)], ids=["en-desktop", "de-phone"]
-)
-def test_it_tries_another_line_from_a_finished_games_replay(new_page, language, phone):
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_it_tries_another_line_from_a_finished_games_replay(new_page, settings, language, phone):
     """From the replay's step, the what-if sandbox opens by keyboard, takes a step by htmx and
-    shows what was played beside it; the page is axe-clean."""
-    from tests.browser.test_accessibility import blocking_violations
+    shows what was played beside it, then the Strong bot's estimate of both lines (eager
+    Celery here: the poll finds the figures); the page is axe-clean."""
     from tests.web.helpers import fast_forward
+
+    settings.BOTS_REVIEW_SECONDS = 0.2
 
     anna, ben = user("anna"), user("ben")
     game = started_game(anna, ben, seed=31)
@@ -84,5 +94,6 @@ def test_it_tries_another_line_from_a_finished_games_replay(new_page, language, 
     offer.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#what-if ol li")
+    page.wait_for_selector("#estimate strong")  # "estimating…", then the figures
     assert not blocking_violations(page)
     screenshot(page, f"what-if-{language}-{'phone' if phone else 'desktop'}")

@@ -268,6 +268,27 @@ class NimEngine:
             d = self.apply_action(State(d), action).d
         return entries
 
+    def estimate_lines(
+        self,
+        state: State,
+        seat: int,
+        lines: Sequence[Sequence[dict[str, Any]]],
+        seconds: float,
+    ) -> list[float | None] | None:
+        """Each line's margin with the winning take played from there on: +1 when the next
+        mover faces a multiple of 4 (or the seat took the last stone), else -1."""
+        out: list[float | None] = []
+        for line in lines:
+            d = state.d
+            for action in line:
+                d = self.apply_action(State(d), action).d
+            if d["winner"] is not None:
+                out.append(1.0 if d["winner"] == seat else -1.0)
+                continue
+            they_face = d["seat"] != seat or d["taken"]  # the seat's turn is over or ending
+            out.append(1.0 if (d["pile"] % 4 == 0) == bool(they_face) else -1.0)
+        return out
+
     def review_text(self, entry: Mapping[str, Any]) -> dict[str, str]:
         return {
             "decision": "Take",

@@ -405,7 +405,7 @@ def takes_get(route: str, world: World) -> bool:
 
 
 QUERY_KEYS = ["v", "c", "p", "step", "turn", "page", "q", "next", "part", "game", "player",
-              "engine", "sort", "kind", "lang", "format", "x", "o"]  # fmt: skip
+              "engine", "sort", "kind", "lang", "format", "x", "o", "steps"]  # fmt: skip
 
 
 def query(data: st.DataObject) -> dict[str, str]:
@@ -500,4 +500,5 @@ CORE = {
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
     "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/", "games/<int:pk>/plan/",
     "games/<int:pk>/replay/what-if/", "games/<int:pk>/plan/orders/",
+    "games/<int:pk>/plan/sandbox/", "games/<int:pk>/plan/sandbox/undo/",
 }  # fmt: skip

@@ -23,5 +23,8 @@ def test_fuzz_every_page_by_get_and_head_with_hostile_queries_and_ids(world, pro
     pages = [route for route in site_routes() if takes_get(route, world)]
     for route in pages:
         fuzz_page(route, world)
-    assert {"games/<int:pk>/", "games/", "games/<int:pk>/version/"} <= set(pages)
+    assert {
+        "games/<int:pk>/", "games/", "games/<int:pk>/version/", "games/<int:pk>/plan/",
+        "games/<int:pk>/replay/what-if/", "games/<int:pk>/replay/what-if/estimate/",
+    } <= set(pages)  # fmt: skip
     assert not GET_SERVER_ERRORS

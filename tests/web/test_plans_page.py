@@ -3,13 +3,14 @@ keeps the plan and drops it; nobody else sees it, and a bad post is refused, not
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from django.urls import reverse
 
 from plans.models import Plan
-from tests.web.helpers import signed_in, started_game
+from tests.web.helpers import offered_actions, signed_in, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +18,6 @@ pytestmark = pytest.mark.django_db
 def seated(game, *users):
     acting = next(u for u in users if game.seats.get(user=u).number == game.acting_seat)
     return acting, next(u for u in users if u is not acting)
-
-
-def choices(html: str) -> list[str]:
-    return [v.replace("&quot;", '"') for v in re.findall(r'name="add" value="([^"]+)"', html)]
 
 
 def steps_of(html: str) -> str:
@@ -37,12 +34,17 @@ def test_it_plans_undoes_keeps_and_drops_in_the_sandbox(anna, ben, django_assert
     assert url in game_page
     with django_assert_max_num_queries(12):
         page = client.get(url).content.decode()
-    first = choices(page)[0]
-    page = client.post(url, {"steps": "[]", "add": first, "do": "add"}).content.decode()
+    first = offered_actions(page)[0]
+    step = reverse("plans:sandbox", args=[game.pk])
+    answer = client.post(step, {"action": json.dumps(first), "version": game.version})
+    assert answer.status_code == 302  # to the sandbox's address with the step in it
+    page = client.get(answer["Location"]).content.decode()
     assert "Undo a step" in page
     taken = steps_of(page)
-    page = client.post(url, {"steps": taken, "do": "undo"}).content.decode()
-    assert steps_of(page) == "[]"
+    assert json.loads(taken) == [first]
+    undo = reverse("plans:sandbox_undo", args=[game.pk]) + answer["Location"].split(url)[1]
+    page = client.get(client.post(undo, {"version": game.version})["Location"]).content.decode()
+    assert "No step taken yet." in page and "Undo a step" not in page
     response = client.post(url, {"steps": taken, "do": "save"})
     assert response.status_code == 302
     plan = Plan.objects.get(game=game)

@@ -24,7 +24,7 @@ from games.rules.firenze.log_words import word_line
 from games.rules.firenze.refusals import illegal_action_text
 from games.rules.firenze.rules import levels, planned
 from games.rules.firenze.rules.data import COLORS
-from games.rules.firenze.rules.review import review_game
+from games.rules.firenze.rules.review import estimate_lines, review_game
 from games.rules.firenze.rules.strong import Budget
 from games.rules.protocol import (
     Bot,
@@ -144,6 +144,18 @@ class FirenzeEngine:
     ) -> list[dict[str, Any]]:
         """The seat's card choices and builds beside the Strong bot's (rules/review.py)."""
         return review_game(initial, actions, seat, Budget(seconds=seconds))
+
+    def estimate_lines(
+        self,
+        state: rules.State,
+        seat: int,
+        lines: Sequence[Sequence[dict[str, Any]]],
+        seconds: float,
+    ) -> list[float | None] | None:
+        """The lines side by side by the Strong bot, as the review measures (rules/review.py)."""
+        if rules.acting_seat(state) != seat:
+            return None
+        return estimate_lines(state, lines, Budget(seconds=seconds), random.Random(0))
 
     # --- presentation -----------------------------------------------------------------------
 

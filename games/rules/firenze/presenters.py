@@ -122,6 +122,7 @@ def _row_card(view: dict[str, Any], slot: int) -> str:
 
 View = dict[str, Any]
 Action = dict[str, Any]
+_SLOT_ACTIONS = ("choose_card", "exchange", "pick_slot")  # actions on a row card
 END_PHASE = {
     "choose": gettext_lazy("Go on"),
     "exchange": gettext_lazy("Done exchanging"),
@@ -633,8 +634,13 @@ def _row(
         target = pending["slot"]
     receiving = pending.get("onto") if pending.get("kind") == "card_cost" else None
     row = []
+    guessed = set(view.get("guessed", ()))
     for r in view["row"]:
         slot = r["slot"]
+        if slot in guessed:  # drawn from a sandbox's guessed deck: shown face down
+            row.append({"slot": slot, "unknown": True, "kind": "unknown", "cost": r["cost"],
+                        "cost_tokens": range(r["cost"]), "brick_list": []})  # fmt: skip
+            continue
         row.append(
             {
                 **r,
@@ -720,6 +726,9 @@ def game_context(seen: Seen) -> dict[str, Any]:
     acting = view["acting_seat"]
     my_turn = live and seen.my_turn
     legal = seen.choices if my_turn else []
+    guessed = set(view.get("guessed", ()))  # a planning sandbox's cards from its guessed deck
+    if guessed:  # unknown there: nothing is offered on them, so a plan stops before them
+        legal = [a for a in legal if not (a["type"] in _SLOT_ACTIONS and a["slot"] in guessed)]
     found = board_choices(view, legal, names)
     lit = highlights(list(seen.moves), view["turn_no"]) if live else Highlights()
     if live and seen.since_view is not None and viewer is not None:

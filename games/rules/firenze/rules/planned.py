@@ -22,6 +22,7 @@ from .state import State
 from .turns import start_turn
 
 _SLOT_TYPES = ("choose_card", "exchange")
+SANDBOX_DECK = "sandbox_deck"  # a sandbox's deck size at its start (view.py reads it)
 
 
 def sandbox(view: dict[str, Any], seat: int, rng: random.Random) -> State | None:
@@ -31,6 +32,8 @@ def sandbox(view: dict[str, Any], seat: int, rng: random.Random) -> State | None
     s = sample_state(view, rng)
     if s["seat"] != seat or s["phase"] != "choose" or s["turn"]["played"]:
         start_turn(s, seat)
+    # The deck here is a guess: player_view marks every card drawn from it as unknown.
+    s[SANDBOX_DECK] = len(s["deck"])
     return State(s)
 
 

@@ -14,6 +14,7 @@ own luck.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -68,6 +69,22 @@ def review_game(
                     entries.append({"step": step, **entry})
         state = apply_action(state, action)
     return entries
+
+
+def estimate_lines(
+    state: State, lines: Sequence[Sequence[Action]], budget: Budget, rng: random.Random
+) -> list[float | None]:
+    """The Strong bot's estimate of each line of the acting seat's steps from `state`, from
+    that seat's view then, as a review measures a decision (the PP margin two turns on, the
+    lines side by side on the same samples); None for a line that never became playable."""
+    view = player_view(state, state._d["seat"])
+    keys = [json.dumps(list(line), sort_keys=True) for line in lines]
+    plans: dict[str, Plan] = {key: tuple(line) for key, line in zip(keys, lines, strict=True)}
+    if not plans:
+        return []
+    ranked = search(view, list(plans.values()), rng, budget)
+    means = {json.dumps(list(c.plan), sort_keys=True): c.mean for c in ranked}
+    return [round(means[key], 1) if means[key] != float("-inf") else None for key in keys]
 
 
 def players_plan(state: State, actions: Sequence[Action], start: int) -> Plan | None:

@@ -156,6 +156,8 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
             }
             for i, r in enumerate(s["row"])
         ],
+        # A planning sandbox's guessed cards (rules/planned.py): never in a real game's view.
+        **({"guessed": _guessed(s)} if "sandbox_deck" in s else {}),
         "deck_count": len(s["deck"]),
         "discard": list(s["discard"]),
         "pouch": _named(s["pouch"]),
@@ -163,6 +165,16 @@ def player_view(state: State, seat: int | None) -> dict[str, Any]:
         "winners": s["final"]["winners"] if over else None,
     }
     return view
+
+
+def _guessed(s: dict[str, Any]) -> list[int]:
+    """In a planning sandbox (rules/planned.py), the row slots holding cards drawn from its
+    guessed deck: refills come in at the end of the row, so the last ones. Empty elsewhere."""
+    start = s.get("sandbox_deck")
+    if start is None:
+        return []
+    drawn = max(0, start - len(s["deck"]))
+    return list(range(max(0, len(s["row"]) - drawn), len(s["row"])))
 
 
 def format_line(line: str, names: list[str] | None = None) -> str:
