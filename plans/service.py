@@ -27,10 +27,11 @@ class NoSuchPlan(GameError):
     status = 404
 
 
-def _my_seat(game: Game, user: Any) -> Seat:
+def _my_seat(game: Game, user: Any, seats: Sequence[Seat] | None = None) -> Seat:
     if not getattr(user, "is_authenticated", False):
         raise NotInGame(_("Sign in to plan a turn."))
-    mine = next((s for s in game.seats_for_page() if s.user_id == user.pk), None)
+    seats = game.seats_for_page() if seats is None else seats
+    mine = next((s for s in seats if s.user_id == user.pk), None)
     if mine is None or mine.number is None:
         raise NoSuchPlan(_("No such game."))
     if mine.resigned_at is not None:
@@ -169,6 +170,25 @@ def set_standing_orders(game_id: int, user: Any, keys: Sequence[str]) -> list[st
             game=game, seat=number, defaults={"user": user, "orders": orders}
         )
     return orders
+
+
+def owners_part(game_id: int, user: Any) -> dict[str, Any]:
+    """What the plan page shows its owner beside the sandbox: the kept plan, what the last plan
+    did (worded), the standing orders. The game and its seats are read once for all three."""
+    game = _game(game_id)
+    seats = game.seats_for_page()
+    mine = {"game_id": game_id, "seat": _my_seat(game, user, seats).number, "user": user}
+    outcome = PlanOutcome.objects.filter(**mine).order_by("-pk").first()
+    row = StandingOrders.objects.filter(**mine).first()
+    chosen = set(row.orders) if row else set()
+    return {
+        "plan": Plan.objects.filter(**mine).first(),
+        "outcome": outcome_words(game, outcome, [s.name for s in seats]) if outcome else None,
+        "orders": [
+            {"key": order.key, "label": str(order.label), "on": order.key in chosen}
+            for order in game.engine.standing_orders
+        ],
+    }
 
 
 def stop_text(game: Game, outcome: PlanOutcome, names: Sequence[str]) -> str:

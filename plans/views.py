@@ -92,10 +92,7 @@ def _render(
     context: dict[str, Any] = {"pk": pk}
     if not partial:  # the sandbox's answer to a step shows neither
         try:
-            context["plan"] = service.plan_of(pk, request.user)
-            outcome = service.last_outcome(pk, request.user)
-            context["outcome"] = service.outcome_text(pk, outcome) if outcome else None
-            context["orders"] = service.standing_orders_of(pk, request.user)
+            context.update(service.owners_part(pk, request.user))
         except GameError as exc:
             message = {"message": exc.message}
             return render(request, "plans/refused.html", message, status=exc.status)
