@@ -25,7 +25,8 @@ _SNAPSHOTS: dict[str, tuple[sqlite3.Connection, dict[str, Any]]] = {}
 
 def shared_world(key: str, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """``build()``'s world, built on the first call with this key and restored on the others;
-    its model instances come back fresh from the database, its other values as copies."""
+    its model instances (also in lists and dicts) come back fresh from the database, its other
+    values as copies."""
     if not (connection.vendor == "sqlite" and connection.is_in_memory_db()):
         return build()
     connection.ensure_connection()
@@ -49,10 +50,20 @@ class _Row:
 
 
 def _refer(value: Any) -> Any:
-    return _Row(value) if isinstance(value, Model) else copy.deepcopy(value)
+    if isinstance(value, Model):
+        return _Row(value)
+    if isinstance(value, list | tuple):
+        return type(value)(_refer(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _refer(item) for key, item in value.items()}
+    return copy.deepcopy(value)
 
 
 def _resolve(ref: Any) -> Any:
     if isinstance(ref, _Row):
         return ref.model._default_manager.get(pk=ref.pk)
+    if isinstance(ref, list | tuple):
+        return type(ref)(_resolve(item) for item in ref)
+    if isinstance(ref, dict):
+        return {key: _resolve(item) for key, item in ref.items()}
     return copy.deepcopy(ref)
