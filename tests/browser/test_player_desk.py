@@ -19,6 +19,7 @@ from tests.browser.helpers import (
 )
 from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,6 +35,12 @@ def screenshot(page, name: str):
 
 @pytest.fixture
 def desk():
+    """Anna at her building step against two bots, and a finished game of three: built once
+    per test process (tests/browser/worlds.py)."""
+    return shared_world("desk", build_desk)
+
+
+def build_desk():
     anna, ben, carla = user("anna"), user("ben"), user("carla")
 
     def building(state, seat):
