@@ -1,21 +1,50 @@
-"""The screens a page sweep runs on: every page on a desktop and a phone, in English and German,
-in the light and the dark scheme, and each pair of those (a phone in the dark, German on a
-desktop...) at least once. Four runs rather than all eight combinations (a covering array of
-strength two): a sweep of twenty pages costs about 20 s a run.
+"""The screens a page sweep runs on.
+
+``every_screen``: every page of a short sweep on four screens that cover a desktop and a phone,
+English and German, the light and the dark scheme, and each pair of those (a covering array of
+strength two) rather than all eight combinations.
+
+``each_screen`` with ``share``: a long sweep (the axe sweep's thirty pages) runs each page on
+two screens opposite in everything: desktop-light-en and phone-dark-de, desktop-dark-de and
+phone-light-en, desktop-light-de and phone-dark-en, desktop-dark-en and phone-light-de, the
+pages taking these pairs in turn. So every page is seen on a desktop and a phone, in English
+and German, light and dark, and all eight screens run a quarter of the pages each.
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
+
+T = TypeVar("T")
 
 # (phone, dark, language)
 SCREENS = [(False, False, "en"), (False, True, "de"), (True, False, "de"), (True, True, "en")]
+# The desktop halves of the opposite pairs; the phone halves are their opposites.
+PAIRED = [(False, False, "en"), (False, True, "de"), (False, False, "de"), (False, True, "en")]
 
 
 def screen_id(phone: bool, dark: bool, language: str) -> str:
     return f"{'phone' if phone else 'desktop'}-{'dark' if dark else 'light'}-{language}"
 
 
+def opposite(phone: bool, dark: bool, language: str) -> tuple[bool, bool, str]:
+    return (not phone, not dark, "de" if language == "en" else "en")
+
+
+ALL_SCREENS = PAIRED + [opposite(*screen) for screen in PAIRED]
+
 every_screen = pytest.mark.parametrize(
     ("phone", "dark", "language"), SCREENS, ids=[screen_id(*screen) for screen in SCREENS]
 )
+each_screen = pytest.mark.parametrize(
+    ("phone", "dark", "language"), ALL_SCREENS, ids=[screen_id(*screen) for screen in ALL_SCREENS]
+)
+
+
+def share(pages: list[T], phone: bool, dark: bool, language: str) -> list[T]:
+    """The pages this screen checks: page i takes pair i mod 4 (PAIRED and its opposite)."""
+    desktop_half = opposite(phone, dark, language) if phone else (phone, dark, language)
+    pair = PAIRED.index(desktop_half)
+    return [page for index, page in enumerate(pages) if index % len(PAIRED) == pair]

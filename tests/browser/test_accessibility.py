@@ -1,6 +1,7 @@
 """axe-core (the axe Playwright package's bundled axe.min.js; nothing is downloaded) on every
-page a player meets, on a desktop and a phone screen, in the light and the dark colour scheme
-(each pair of those at least once: tests/browser/screens.py): no violation of any impact
+page a player meets, on a desktop and a phone screen, in English and German, in the light and
+the dark colour scheme (each page on two opposite screens, all eight screens among the pages:
+tests/browser/screens.py): no violation of any impact
 (minor and moderate ones, such as a skipped heading level, included).
 
 LANGUAGES lists the interface languages the pages are checked in (every one of
@@ -11,6 +12,7 @@ cookie set to it (the cast's accounts are set to it too), and <html lang> must s
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -24,7 +26,8 @@ from games.models import Absence
 from games.rules.firenze import rules
 from notifications import links
 from tests.browser.helpers import play_greedily_until, started_game, user
-from tests.browser.screens import every_screen
+from tests.browser.screens import each_screen, share
+from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,7 +61,12 @@ def blocking_violations(page) -> list[str]:
 @pytest.fixture
 def cast():
     """Anna mid-turn with a decision pending (a payment), a forming table with invitations,
-    a finished game with Ben, an absence and the links of her emails."""
+    a finished game with Ben, an absence and the links of her emails: built once per test
+    process (tests/browser/worlds.py)."""
+    return shared_world("accessibility", build_cast)
+
+
+def build_cast():
     anna, ben, carla = user("anna"), user("ben"), user("carla")
 
     def paying(state, seat):
@@ -125,18 +133,28 @@ PAGES = [
 ]
 
 
-@every_screen
+@each_screen
 def test_it_finds_no_accessibility_violation_on_any_page(new_page, cast, phone, dark, language):
+    """This screen's share of the pages (tests/browser/screens.py: each page on two screens
+    opposite in device, scheme and language), one browser context per signed-in person."""
     values = {**cast["ids"], "unsubscribe": cast["unsubscribe"], "login_link": cast["login_link"]}
+    pages = share(PAGES, phone, dark, language)
+    assert len(pages) >= len(PAGES) // 4
     problems = []
     for person in {who for _, who, _ in PAGES if who}:
         cast[person].language = language
         cast[person].save(update_fields=["language"])
-    for name, who, path in PAGES:
-        page = new_page(phone=phone, dark=dark, language=language, user=cast[who] if who else None)
+    tabs: dict[str | None, Any] = {}
+    for name, who, path in pages:
+        # An email link's page may sign its reader in: it gets a context of its own.
+        tab = name if name.startswith("email-") else who
+        if tab not in tabs:
+            tabs[tab] = new_page(
+                phone=phone, dark=dark, language=language, user=cast[who] if who else None
+            )
+        page = tabs[tab]
         response = page.goto(path.format(**values))
         assert page.locator("html").get_attribute("lang") == language, name
         assert response.status < 500, (name, response.status)
         problems += [f"{name}: {line}" for line in blocking_violations(page)]
-        page.context.close()
     assert not problems, "\n".join(problems)

@@ -16,6 +16,7 @@ from tests.browser.helpers import (
     started_game,
     user,
 )
+from tests.browser.worlds import shared_world
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,12 +31,21 @@ LUMINANCE = """(selector) => {
 
 @pytest.fixture
 def game_mid_turn():
+    """Anna with a payment to decide: built once per test process (tests/browser/worlds.py)."""
+    world = shared_world("appearance", build_game_mid_turn)
+    return world["anna"], world["game"]
+
+
+def build_game_mid_turn():
     anna = user("anna")
 
     def paying(state, seat):
         return rules.player_view(state, seat)["pending"] is not None
 
-    return anna, play_greedily_until(started_game(anna, bots=2, seed=2024), anna, paying)
+    return {
+        "anna": anna,
+        "game": play_greedily_until(started_game(anna, bots=2, seed=2024), anna, paying),
+    }
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])

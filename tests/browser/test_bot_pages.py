@@ -15,6 +15,7 @@ from players.ratings import NEW
 from tests.browser.helpers import screenshot, started_game, user
 from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,6 +33,12 @@ def reviewed(game: Game, person) -> Review:
 
 @pytest.fixture
 def cast():
+    """Anna's finished game with Ben and her review of it, a game against a bot, the bots'
+    ratings: built once per test process (tests/browser/worlds.py)."""
+    return shared_world("bots", build_cast)
+
+
+def build_cast():
     anna, ben = user("anna"), user("ben")
     finished = started_game(anna, ben, seed=77)
     fast_forward(finished)

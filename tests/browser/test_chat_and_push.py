@@ -107,9 +107,15 @@ def deliver_push(page, payload: dict) -> None:
         lambda e: registrations.extend(e["registrations"]),
     )
     cdp.send("ServiceWorker.enable")
-    page.wait_for_timeout(300)
     origin = page.evaluate("location.origin")
-    registration = next(r for r in registrations if r["scopeURL"] == origin + "/")
+    # The registrations come as events after "enable" answers, and Playwright hands events
+    # over while a call is waiting: wait a frame at a time until the site's one is in.
+    for _ in range(600):  # frames: about 10 s
+        registration = next((r for r in registrations if r["scopeURL"] == origin + "/"), None)
+        if registration is not None:
+            break
+        page.evaluate("new Promise(resolve => requestAnimationFrame(() => resolve(true)))")
+    assert registration is not None, f"no service worker registered for {origin}"
     cdp.send(
         "ServiceWorker.deliverPushMessage",
         {

@@ -16,6 +16,7 @@ from games import lobby, resign
 from tests.browser.helpers import overflow, screenshot, user
 from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.worlds import shared_world
 from tournaments import signup
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,7 +25,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def club():
     """Chess Lovers: six members, one challenge won (Fabio climbed past Dora), one waiting
-    for Anna's answer, and a club tournament open for sign-up."""
+    for Anna's answer, and a club tournament open for sign-up: built once per test
+    process (tests/browser/worlds.py)."""
+    return shared_world("clubs", build_club)
+
+
+def build_club():
     players = [user(name) for name in ("anna", "ben", "carla", "dora", "emil", "fabio")]
     anna = players[0]
     club = membership.found(

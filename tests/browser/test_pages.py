@@ -23,6 +23,7 @@ from tests.browser.helpers import (
     user,
     viewport_screenshot,
 )
+from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,7 +32,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def cast():
     """Anna (mid-game against bots, a forming game with invitations, an absence), Ben (away),
-    a finished game between them."""
+    a finished game between them: built once per test process (tests/browser/worlds.py)."""
+    return shared_world("pages", build_cast)
+
+
+def build_cast():
     anna, ben, carla = user("anna"), user("ben"), user("carla")
     playing = play_greedily(started_game(anna, bots=3, seed=2024), anna, until_turn=29)
     forming = lobby.create_game(anna, num_players=4, name="Friday towers", is_public=False)

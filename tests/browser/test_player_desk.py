@@ -17,8 +17,9 @@ from tests.browser.helpers import (
     user,
     viewport_screenshot,
 )
-from tests.browser.screens import every_screen
+from tests.browser.screens import each_screen, share
 from tests.browser.test_accessibility import blocking_violations
+from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -34,6 +35,12 @@ def screenshot(page, name: str):
 
 @pytest.fixture
 def desk():
+    """Anna at her building step against two bots, and a finished game of three: built once
+    per test process (tests/browser/worlds.py)."""
+    return shared_world("desk", build_desk)
+
+
+def build_desk():
     anna, ben, carla = user("anna"), user("ben"), user("carla")
 
     def building(state, seat):
@@ -47,23 +54,26 @@ def desk():
     return {"anna": anna, "ben": ben, "playing": playing, "finished": finished}
 
 
-@every_screen
+@each_screen
 def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, dark, language):
+    """This screen's share of the pages (tests/browser/screens.py: each page on two screens
+    opposite in device, scheme and language)."""
     anna = desk["anna"]
     anna.language = language
     anna.save(update_fields=["language"])
     device = ("phone" if phone else "desktop") + ("-dark" if dark else "")
     pages = [
-        ("inbox", "/inbox/"),
-        ("game", f"/games/{desk['playing'].pk}/"),
-        ("game-over", f"/games/{desk['finished'].pk}/"),
-        ("bots-now", "/games/bots/"),
-        ("my-games", "/games/mine/"),
-        ("rules", "/rules/"),
+        ("inbox", anna, "/inbox/"),
+        ("game", anna, f"/games/{desk['playing'].pk}/"),
+        ("game-over", anna, f"/games/{desk['finished'].pk}/"),
+        ("bots-now", anna, "/games/bots/"),
+        ("my-games", anna, "/games/mine/"),
+        ("rules", anna, "/rules/"),
+        ("home", None, "/"),
     ]
     problems = []
-    for name, path in pages:
-        page = new_page(phone=phone, dark=dark, user=anna, language=language)
+    for name, who, path in share(pages, phone, dark, language):
+        page = new_page(phone=phone, dark=dark, user=who, language=language)
         page.goto(path)
         screenshot(page, f"desk-{device}-{language}-{name}")
         if name == "game":
@@ -72,10 +82,6 @@ def test_the_new_pages_read_well_and_are_axe_clean(new_page, desk, phone, dark, 
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= (390 if phone else 1280), (name, width)
         page.context.close()
-    home = new_page(phone=phone, dark=dark, language=language)
-    home.goto("/")
-    screenshot(home, f"desk-{device}-{language}-home")
-    problems += [f"home: {line}" for line in blocking_violations(home)]
     assert not problems, "\n".join(problems)
 
 

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.browser.helpers import TIMEOUT_MS, overflow, screenshot
 from tests.browser.screens import every_screen
 from tests.browser.test_accessibility import AXE_OPTIONS, blocking_violations
+from tests.browser.worlds import shared_world
 from tests.web.tournament_helpers import end_game, end_round, field, started, table_users
 from tests.web.tournament_helpers import tournament as make_tournament
 from tournaments import rounds, seasons, signup
@@ -26,7 +27,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def events():
     """Spring Cup (Swiss, six players) in round 2 with round 1's results in; Autumn Groups open
-    for sign-up with a rating range; Winter Knock-out finished; a 3-player ladder."""
+    for sign-up with a rating range; Winter Knock-out finished; a 3-player ladder: built once
+    per test process (tests/browser/worlds.py)."""
+    return shared_world("tournaments", build_events)
+
+
+def build_events():
     players = field(6)
     anna = players[0]
     running = started(anna, players, rounds=3, description="Three rounds, three days a turn.")
