@@ -144,9 +144,11 @@ def test_it_pushes_to_the_installed_app_and_sets_its_badge(
     wait_until_true(page, "navigator.serviceWorker.ready.then(() => true)")
     app, cdp = install(page)
 
-    cdp.send("PWA.launch", {"manifestId": app})  # the app's own window, at its start_url
-    window = page.context.pages[-1]
+    with page.context.expect_page() as launched:
+        cdp.send("PWA.launch", {"manifestId": app})  # the app's own window, at its start_url
+    window = launched.value
     window.wait_for_load_state()
+    assert window.url.endswith("/inbox/")
     assert os_badge(page, cdp, app, 1) == 1  # the page set it: one game waits for the move
     assert window.locator(".nav-inbox .inbox-count").inner_text().strip() == "1"
     shot = screenshot(window, f"i33-installed-{'phone' if phone else 'desktop'}-{language}")
