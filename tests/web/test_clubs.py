@@ -165,6 +165,25 @@ def test_it_leaves_off_the_door_list_a_request_from_a_player_every_admin_blocked
     assert DoorEntry.objects.filter(club=club, user=carla, kind="request").exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Ben challenged you on 27 Nov 2026."),
+        ("de", "Ben hat dich am 27. Nov 2026 herausgefordert."),
+    ],
+)
+def test_it_tells_the_challenged_member_the_day_in_their_languages_words(anna, ben, language, said):
+    club = club_of(anna, ben)
+    anna.language = language
+    anna.save(update_fields=["language"])
+    with time_machine.travel("2026-11-27 12:00Z", tick=False):
+        challenges.challenge(club, ben, anna)
+
+    page = text(signed_in(anna).get(reverse("clubs:detail", args=[club.slug])))
+
+    assert said in page  # as dates are written elsewhere on the site, not 11/27/2026
+
+
 # --- who sees inside --------------------------------------------------------------------------
 
 
