@@ -4,6 +4,8 @@ push, each as the player's preferences say for invitations, in the player's lang
 Called inside the transaction that wrote the door entry; the outbox sends after commit. Each
 key names the door entry, so a double click tells nobody twice. A block either way between the
 two players keeps the news from the other one, silently (the caller's answer is unchanged).
+News is checked again when it is sent (stale_reason): an invitation or request answered,
+withdrawn, or whose club is gone by then is not sent.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ def invited(entry: DoorEntry, by: Any) -> None:
     club = entry.club
     context = {
         "event": "invited",
+        "entry": entry.pk,
         "club": club.name,
         "by": by.public_name,
         "url": reverse("clubs:detail", args=[club.slug]),
@@ -36,6 +39,7 @@ def asked(club: Club, entry: DoorEntry, player: Any) -> None:
     admin with a block either way between them."""
     context = {
         "event": "asked",
+        "entry": entry.pk,
         "club": club.name,
         "by": player.public_name,
         "url": reverse("clubs:members", args=[club.slug]),
@@ -46,3 +50,24 @@ def asked(club: Club, entry: DoorEntry, player: Any) -> None:
             continue
         key = f"club:asked:{entry.pk}:{admin.user_id}"
         outbox.notify(admin.user, KIND, key=key, context=context)
+
+
+def stale_reason(notification: Any) -> str:
+    """Why a club notice is not worth sending any more (empty if it is). A door entry is
+    deleted when it is answered (accepted, turned down) or withdrawn, and with its club."""
+    entry_id = notification.context.get("entry")
+    if entry_id is None:
+        return ""  # written before notices named their entry
+    entry = DoorEntry.objects.filter(pk=entry_id).first()
+    if entry is None:
+        return "the invitation or request was answered or withdrawn, or its club is gone"
+    other: Any = entry.invited_by
+    if notification.context.get("event") == "asked":
+        if not Membership.objects.filter(
+            club_id=entry.club_id, user_id=notification.user_id, role=Membership.Role.ADMIN
+        ).exists():
+            return "no longer an admin of the club"
+        other = entry.user
+    if other is not None and is_blocked_between(notification.user, other):
+        return "blocked since"  # silent, as a block is
+    return ""

@@ -12,6 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from clubs import ladder
 from clubs.models import Challenge, Club, ClubTournament, DoorEntry, Membership
+from community.models import Block
 from games.models import Game, Seat
 
 GAMES_SHOWN = 30
@@ -100,13 +101,30 @@ def members(club: Club) -> list[Membership]:
 
 
 def door(club: Club) -> dict[str, list[DoorEntry]]:
+    """Who waits at the door, for the admins. A request from a player that every admin has a
+    block with (either way) is left off, as the admins were never told of it (clubs.news): the
+    player still sees their request waiting, so a block stays silent. One query."""
     entries = list(
-        DoorEntry.objects.filter(club=club).select_related("user", "invited_by").order_by("created")
+        DoorEntry.objects.filter(club=club)
+        .annotate(heard=Exists(_admins_without_block()))
+        .select_related("user", "invited_by")
+        .order_by("created")
     )
     return {
-        "requests": [e for e in entries if e.kind == DoorEntry.Kind.REQUEST],
+        "requests": [e for e in entries if e.kind == DoorEntry.Kind.REQUEST and e.heard],
         "invitations": [e for e in entries if e.kind == DoorEntry.Kind.INVITATION],
     }
+
+
+def _admins_without_block():
+    """The admins of a door entry's club with no block between them and its player."""
+    player, admin = OuterRef(OuterRef("user")), OuterRef("user")
+    block = Block.objects.filter(
+        Q(blocker=admin, blocked=player) | Q(blocker=player, blocked=admin)
+    )
+    return Membership.objects.filter(club=OuterRef("club"), role=Membership.Role.ADMIN).exclude(
+        Exists(block)
+    )
 
 
 def door_entry(club: Club, user: Any) -> DoorEntry | None:

@@ -275,6 +275,9 @@ ACCOUNT_RATE_LIMITS = {
     "invite_pair": "3/d/key",
     # Invitations typed as an address (each one an email to someone who may have no account).
     "invite_email": "10/d/user",
+    # Taking a seat at a table (the page and the API): like invitations, so nobody churns
+    # through the lobby joining and leaving tables.
+    "join_game": "30/h/user",
     # allauth's emails to a typed address, set here rather than left to allauth's defaults:
     # a password reset 3 times an hour per address, a sign-in code 3 times in 15 minutes.
     "reset_password": "10/m/ip,3/h/key",

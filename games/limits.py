@@ -1,4 +1,5 @@
-"""Per-player rate limits of the games app: creating games, inviting, moving, absences.
+"""Per-player rate limits of the games app: creating games, inviting, taking seats, moving,
+absences.
 
 They are counted by allauth's limiter (the one that guards sign-in) in the shared cache, so
 they hold across every worker process; the rates are ACCOUNT_RATE_LIMITS in settings, in its
@@ -26,6 +27,7 @@ MESSAGES = {
     "invite": _("You have sent many invitations in a short time; wait a while before the next."),
     "invite_pair": _("You have invited this player several times today; try again tomorrow."),
     "invite_email": _("You have invited many people by email today; try again tomorrow."),
+    "join_game": _("You have taken many seats in a short time; wait a while before the next."),
     "move": _("That is a lot of moves in a short time; wait a moment and try again."),
     "away": _("You have changed your absences many times in a short time; try again later."),
     "profile": _("You have changed your account many times in a short time; try again later."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from games.models import Game, Invitation, Seat
@@ -52,6 +52,19 @@ def my_games(user: Any) -> QuerySet[Game]:
         .defer("state")
         .prefetch_related(Prefetch("seats", queryset=_seats()))
         .order_by("-updated")
+    )
+
+
+def waiting_seats(user: Any) -> QuerySet[Seat]:
+    """The player's seats whose game waits for their move (and not a bot's on their behalf):
+    the header's count and the app badge count these."""
+    return Seat.objects.filter(
+        user=user,
+        resigned_at=None,
+        autopilot=False,
+        bot="",
+        game__status=Game.Status.ACTIVE,
+        game__acting_seat=F("number"),
     )
 
 

@@ -426,7 +426,8 @@ def play_bots_now(user: Any, num_players: int, level: str = "") -> Game:
 def rematch(game: Game, by: Any) -> Game:
     """A new game like a finished one (players, options, time limit, visibility, name): the
     player asking takes a seat, the bots are seated again, every other player is invited (a
-    deleted account's seat stays open). It starts once everyone has joined."""
+    deleted account's seat stays open, and so does the seat of a player with a block between
+    them and the asker). It starts once everyone has joined."""
     if not game.is_finished:
         raise Conflict(_("Only a finished game can be played again."))
     seats = list(game.seats.select_related("user"))
@@ -446,6 +447,8 @@ def rematch(game: Game, by: Any) -> Game:
         if seat.is_bot and not seat.former_player:
             add_bot(new, by, seat.bot)
     people = [s.user for s in seats if s.user is not None and s.user.pk != by.pk and not s.is_bot]
+    # As any invitation: a player who may not be invited (a block) is left out, silently.
+    people = [p for p in people if not admission.invite_refusal(by, p, new)]
     if people:
         with transaction.atomic():
             new = _lock_open(new)

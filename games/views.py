@@ -193,6 +193,10 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     token = posted_token(request) or None
+    try:
+        limits.check(request, "join_game")
+    except limits.TooManyRequests as exc:  # the page with the message, and no seat taken
+        return _refuse(request, game_for_user(request, pk), exc)
     return lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
     )

@@ -10,29 +10,19 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, QuerySet
 
 from firenze_site import prefetch
 from games import events
+from games.listings import waiting_seats
 from games.models import Game, Seat
+
+__all__ = ["forget", "key", "waiting_count", "waiting_seats"]
 
 TTL_SECONDS = 600  # a resignation or a seat taken back sends no event: counted again soon
 
 
 def key(user_id: int) -> str:
     return f"inbox-count:{user_id}"
-
-
-def waiting_seats(user: Any) -> QuerySet[Seat]:
-    """The player's seats whose game waits for their move."""
-    return Seat.objects.filter(
-        user=user,
-        resigned_at=None,
-        autopilot=False,
-        bot="",
-        game__status=Game.Status.ACTIVE,
-        game__acting_seat=F("number"),
-    )
 
 
 def waiting_count(user: Any) -> int:

@@ -13,6 +13,7 @@ Every later change of a row is a conditional UPDATE on its status (``claim``, ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -26,6 +27,17 @@ from notifications.models import Notification, PushSubscription, Webhook
 
 Kind = Notification.Kind
 Status = Notification.Status
+
+# Notices of other apps that a later answer can overtake (an invitation to a club declined before
+# its email went out): kind -> why a row is overtaken, empty if it is not. An app registers its
+# check in its ready() (overtaken_when), as this app may not import the apps above it.
+_OVERTAKEN: dict[str, Callable[[Notification], str]] = {}
+
+
+def overtaken_when(kind: str, check: Callable[[Notification], str]) -> None:
+    _OVERTAKEN[kind] = check
+
+
 Channel = Notification.Channel
 # Kinds that are only ever sent by webhook (the "send a test" button), never emailed.
 NOT_EMAILED = {Kind.TEST}
@@ -273,7 +285,8 @@ def event_stale_reason(notification: Notification) -> str:
 
         if game is None or not unread_count(game, user):
             return "they have read the messages"
-    return ""
+    check = _OVERTAKEN.get(kind)
+    return check(notification) if check is not None else ""
 
 
 def _verified(user: Any) -> bool:

@@ -23,6 +23,7 @@ from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from games.listings import waiting_seats
 from notifications import notices, safe_http
 from notifications.models import Notification, PushSubscription
 
@@ -64,15 +65,24 @@ def subject() -> str:
     return getattr(settings, "WEBPUSH_VAPID_SUBJECT", "") or "mailto:noreply@localhost"
 
 
-def payload(notice: notices.Notice) -> dict[str, Any]:
-    """What the service worker (static/js/sw.js) shows: title, body, where a click goes."""
+def payload(notice: notices.Notice, *, badge: int) -> dict[str, Any]:
+    """What the service worker (static/js/sw.js) shows: title, body, where a click goes; and
+    the app badge, the number of games waiting for the player's move, which the worker sets on
+    the installed app's icon even while none of its pages is open."""
     return {
         "title": notice.title,
         "body": notice.text,
         "url": notice.url,
         "tag": notice.tag,
         "kind": notice.kind,
+        "badge": badge,
     }
+
+
+def message(notification: Notification) -> dict[str, Any]:
+    """The push for one outbox row, counted when it is sent (the move it tells of committed)."""
+    notice = notices.for_notification(notification)
+    return payload(notice, badge=waiting_seats(notification.user).count())
 
 
 class _GuardedSession:
@@ -122,9 +132,8 @@ def deliver(notification: Notification) -> None:
     subscription = notification.subscription
     if subscription is None:
         raise Gone("the device was removed")
-    notice = notices.for_notification(notification)
     try:
-        send(subscription, payload(notice), ttl=TTL.get(notification.kind, DEFAULT_TTL))
+        send(subscription, message(notification), ttl=TTL.get(notification.kind, DEFAULT_TTL))
     except Gone:
         PushSubscription.objects.filter(pk=subscription.pk).delete()
         raise

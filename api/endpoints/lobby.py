@@ -115,6 +115,7 @@ def join(request: HttpRequest, pk: GameId, data: JoinIn) -> dict[str, Any]:
     if game is None or not game.admits(data.token):  # compared in constant time
         game = visible_game(request, pk, with_state=False)  # the page's rule, else not found
     limits.consume("lobby", token.pk)
+    page_limits.check(request, "join_game")
     lobby.join(game, request.user, token=data.token or None)
     game.refresh_from_db()
     return summary(game, my_seat_number(request, list(game.seats.all())))

@@ -1,7 +1,8 @@
 // The service worker of Firenze's push notifications, served from /sw.js so that its scope is
 // the whole site (notifications.views.service_worker).
 //
-// A push carries {title, body, url, tag, kind} (notifications/push.py). If a visible tab
+// A push carries {title, body, url, tag, kind, badge} (notifications/push.py): badge, the number
+// of games waiting for the player's move, goes on the installed app's icon. If a visible tab
 // already shows that game, nothing pops up: the tab is told instead and refreshes the game at
 // once (static/js/chat.js). Otherwise the notification is shown; a click focuses a tab of the
 // game or opens one. Only pages of this site are ever opened.
@@ -43,11 +44,23 @@ function windowsAt(path) {
   });
 }
 
+// The app badge as the push counted it (static/js/badge.js sets it again on every page load).
+// Where the platform has no badge, or the site is not installed, nothing happens.
+function setBadge(count) {
+  if (typeof count !== "number" || !("setAppBadge" in self.navigator)) {
+    return Promise.resolve();
+  }
+  var done = count > 0 ? self.navigator.setAppBadge(count) : self.navigator.clearAppBadge();
+  return Promise.resolve(done).catch(function () {});
+}
+
 self.addEventListener("push", function (event) {
   var data = readPush(event);
   var path = pathOf(data.url);
+  var badged = setBadge(data.badge);
   event.waitUntil(
-    windowsAt(path).then(function (open) {
+    Promise.all([badged, windowsAt(path)]).then(function (done) {
+      var open = done[1];
       var visible = open.filter(function (client) {
         return client.visibilityState === "visible";
       });

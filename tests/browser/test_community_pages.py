@@ -20,11 +20,13 @@ VIEWS = [(False, "en"), (True, "en"), (False, "de"), (True, "de")]
 @pytest.mark.parametrize(("phone", "language"), VIEWS)
 def test_it_shows_reliability_and_why_a_table_refuses(new_page, phone, language):
     anna, ben = UserFactory(username="anna"), UserFactory(username="ben")
-    for _ in range(8):
+    for _ in range(6):
         finished_record([ben, anna], [10, 5])
-    resigned = SeatResult.objects.filter(user=ben).values_list("pk", flat=True)[:2]
-    SeatResult.objects.filter(pk__in=list(resigned)).update(resigned=True)
+    for _ in range(2):  # Ben resigned these two, and Anna won them
+        record = finished_record([ben, anna], [3, 9])
+        SeatResult.objects.filter(record=record, user=ben).update(resigned=True)
     standing.refresh(ben.pk)
+    standing.refresh(anna.pk)
     game = lobby.create_game(anna, num_players=3, name="Reliable players only")
     TableRequirement.objects.create(game=game, min_finished=90, min_rating=1000)
 

@@ -9,6 +9,7 @@ import html
 
 import pytest
 from django.core import mail
+from django.db.models import Max
 from django.urls import reverse
 
 from clubs import membership
@@ -84,6 +85,97 @@ def test_it_does_not_invite_or_tell_a_player_who_blocked_the_admin(anna, ben):
     membership.invite(club, anna, ben)
 
     assert not Notification.objects.filter(user=ben).exists()
+
+
+# --- news overtaken before it goes out -----------------------------------------------------------
+
+
+def sent_later(capture, write, answer) -> list:
+    """Write the news, answer it before the outbox sends it (its sends wait for the commit),
+    then send: what became of each of its rows."""
+    before = Notification.objects.aggregate(last=Max("pk"))["last"] or 0
+    with capture() as sends:
+        write()
+    answer()
+    for send in sends:
+        send()
+    rows = Notification.objects.filter(kind="club", pk__gt=before)
+    return list(rows.values_list("user", "status", "last_error"))
+
+
+OVERTAKEN = "the invitation or request was answered or withdrawn, or its club is gone"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda club, anna, ben: membership.withdraw_request(club, ben),  # declined
+        lambda club, anna, ben: membership.join(club, ben),  # accepted
+        lambda club, anna, ben: club.delete(),
+    ],
+    ids=["declined", "accepted", "club-gone"],
+)
+def test_it_does_not_send_an_invitation_answered_before_it_goes_out(
+    anna, ben, answer, django_capture_on_commit_callbacks
+):
+    club = closed_club(anna)
+
+    rows = sent_later(
+        django_capture_on_commit_callbacks,
+        lambda: membership.invite(club, anna, ben),
+        lambda: answer(club, anna, ben),
+    )
+
+    assert rows == [(ben.pk, "skipped", OVERTAKEN)]
+    assert not mail.outbox
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda club, anna, carla: membership.withdraw_request(club, carla),
+        lambda club, anna, carla: membership.accept(club, anna, carla.pk),
+        lambda club, anna, carla: membership.refuse(club, anna, carla.pk),
+    ],
+    ids=["withdrawn", "accepted", "refused"],
+)
+def test_it_does_not_send_a_request_answered_before_it_goes_out(
+    anna, ben, carla, answer, django_capture_on_commit_callbacks
+):
+    club = closed_club(anna, ben)
+    membership.promote(club, anna, ben.pk)
+
+    rows = sent_later(
+        django_capture_on_commit_callbacks,
+        lambda: membership.join(club, carla),
+        lambda: answer(club, anna, carla),
+    )
+
+    assert sorted(rows) == [(anna.pk, "skipped", OVERTAKEN), (ben.pk, "skipped", OVERTAKEN)]
+    assert not mail.outbox
+
+
+def test_it_does_not_tell_an_admin_who_stepped_down_or_blocked_the_player_since(
+    anna, ben, carla, dario, django_capture_on_commit_callbacks
+):
+    club = closed_club(anna, ben, dario)
+    membership.promote(club, anna, ben.pk)
+    membership.promote(club, anna, dario.pk)
+
+    def answer():
+        Membership.objects.filter(club=club, user=ben).update(role=Membership.Role.MEMBER)
+        social.do_block(dario, carla)
+
+    rows = sent_later(
+        django_capture_on_commit_callbacks, lambda: membership.join(club, carla), answer
+    )
+
+    assert sorted(rows) == [
+        (anna.pk, "sent", ""),
+        (ben.pk, "skipped", "no longer an admin of the club"),
+        (dario.pk, "skipped", "blocked since"),
+    ]
+    assert [m.to for m in mail.outbox] == [[anna.email]]
 
 
 def test_it_writes_to_each_player_in_their_language(anna, ben, django_capture_on_commit_callbacks):

@@ -5,6 +5,7 @@ and account deletion."""
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -132,6 +133,55 @@ def test_it_silently_does_not_invite_a_player_who_blocked_the_admin(anna, ben):
     zoe = UserFactory(username="zoe")
     assert membership.invite(club, anna, zoe) == "Zoe is invited to Chess Lovers."
     assert DoorEntry.objects.filter(club=club, user=zoe).exists()
+
+
+def test_it_leaves_off_the_door_list_a_request_from_a_player_every_admin_blocked(
+    anna, ben, carla, eve
+):
+    club = club_of(anna, ben, door=Club.Door.INVITATION)
+    membership.promote(club, anna, ben.pk)
+    membership.join(club, carla)
+    membership.join(club, eve)
+    asking = reverse("clubs:detail", args=[club.slug])
+    carla_browser = signed_in(carla)
+
+    def seen_by_carla() -> str:  # her page, but for its one-time form tokens
+        return re.sub(r"[A-Za-z0-9]{64}", "", text(carla_browser.get(asking)))
+
+    before = seen_by_carla()
+
+    def requests_seen_by(admin) -> list[str]:
+        page = text(signed_in(admin).get(asking))
+        door = page.split('id="requests-title"')[1].split("</section>")[0]
+        return [name for name in ("Carla", "Eve") if f">{name}</a>" in door]
+
+    social.do_block(anna, carla)
+    # One admin is free to answer: both see the request.
+    assert requests_seen_by(anna) == requests_seen_by(ben) == ["Carla", "Eve"]
+
+    social.do_block(carla, ben)  # a block either way
+    assert requests_seen_by(anna) == requests_seen_by(ben) == ["Eve"]
+    assert seen_by_carla() == before  # she sees no difference
+    assert DoorEntry.objects.filter(club=club, user=carla, kind="request").exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Ben challenged you on 27 Nov 2026."),
+        ("de", "Ben hat dich am 27. Nov 2026 herausgefordert."),
+    ],
+)
+def test_it_tells_the_challenged_member_the_day_in_their_languages_words(anna, ben, language, said):
+    club = club_of(anna, ben)
+    anna.language = language
+    anna.save(update_fields=["language"])
+    with time_machine.travel("2026-11-27 12:00Z", tick=False):
+        challenges.challenge(club, ben, anna)
+
+    page = text(signed_in(anna).get(reverse("clubs:detail", args=[club.slug])))
+
+    assert said in page  # as dates are written elsewhere on the site, not 11/27/2026
 
 
 # --- who sees inside --------------------------------------------------------------------------

@@ -61,6 +61,7 @@ def test_it_pushes_your_turn_encrypted_to_the_device_and_signed_with_the_sites_k
         "url": f"http://localhost:8000/games/{game.pk}/",
         "tag": f"game-{game.pk}",
         "kind": "your_turn",
+        "badge": 1,  # the app badge: this game waits for the player's move
     }
     assert message["body"].startswith(f"{player.public_name}, it is your turn in Game {game.pk}")
     claims = vapid_claims(request)
@@ -85,6 +86,21 @@ def test_it_pushes_to_every_device_of_the_player(
     for device in (phone, laptop):
         (request,) = receiver.at(device.path)
         assert device.read(request)["title"] == f"Game {game.pk} has started"
+
+
+def test_it_sets_the_app_badge_to_the_games_waiting_when_the_push_is_sent(
+    anna, ben, carla, receiver, vapid, django_capture_on_commit_callbacks
+):
+    games = [new_game(anna, ben, carla, seed=seed) for seed in (1504, 1505, 1506, 1507)]
+    waiting_for_anna = sum(acting_user(game) == anna for game in games)
+    assert 0 < waiting_for_anna < len(games)  # some wait for her, one at least does not
+    resting = next(game for game in games if acting_user(game) != anna)
+    device = Device(receiver)
+    subscribe(anna, device)
+
+    notify(anna, "game_started", resting, django_capture_on_commit_callbacks)
+    (request,) = receiver.at(device.path)
+    assert device.read(request)["badge"] == waiting_for_anna
 
 
 @pytest.mark.parametrize("status", [404, 410])

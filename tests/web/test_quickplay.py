@@ -9,6 +9,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
+from community import social
 from games.models import Game, Invitation
 from tests.web.helpers import fast_forward, signed_in, started_game
 
@@ -91,6 +92,23 @@ def test_a_rematch_seats_the_bots_and_invites_the_other_players(
     assert {s.user for s in new.seats.all()} == {ben, None}  # Ben and the bot
     assert {i.user for i in Invitation.objects.filter(game=new)} == {anna, carla}
     assert sorted(m.to[0] for m in mail.outbox) == sorted([anna.email, carla.email])
+
+
+def test_a_rematch_does_not_invite_a_player_with_a_block_between_them(
+    anna, ben, carla, django_capture_on_commit_callbacks
+):
+    game = started_game(anna, ben, carla, seed=3)
+    fast_forward(game)
+    social.do_block(anna, ben)  # after the game: Ben may no longer invite her
+    mail.outbox.clear()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = signed_in(ben).post(reverse("games:rematch", args=[game.pk]))
+
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == f"/games/{new.pk}/"  # Ben is told nothing
+    assert {i.user for i in Invitation.objects.filter(game=new)} == {carla}
+    assert [m.to for m in mail.outbox] == [[carla.email]]
 
 
 def test_only_players_of_a_finished_game_get_a_rematch(anna, ben, carla):
