@@ -196,7 +196,7 @@ def join(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         limits.check(request, "join_game")
     except limits.TooManyRequests as exc:  # the page with the message, and no seat taken
-        return _refuse(request, game_for_user(request, pk), exc)
+        return answer.after_step(request, game_for_user(request, pk), None, exc)
     return lobby_action(
         request, pk, lambda g: lobby.join(g, request.user, token=token), _("You took a seat.")
     )
