@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -91,6 +91,12 @@ def test_it_refuses_the_acting_player_of_a_game_in_progress(client, nim, anna, b
     client.force_login(acting)
     refused = client.post(url(going), {"step": "0", "steps": "[]"})
     assert refused.status_code == 404
+    for view in ("what_if_step", "what_if_undo"):  # the board's step and undo alike
+        target = reverse(f"plans:{view}", args=[going.pk]) + "?step=0"
+        action = json.dumps({"type": "take", "n": 1})
+        refused = client.post(target, {"action": action, "version": going.version})
+        assert refused.status_code == 404
+        assert "only once the game is over" in refused.content.decode()
     assert going.moves.count() == 0  # nothing reached the game
 
 
@@ -105,24 +111,29 @@ HOSTILE = ["", "x", "-1", "1e309", "9" * 5000, "[" * 3000, '{"a":' * 2000, "null
 
 
 def test_it_never_answers_5xx_to_hostile_what_if_requests(client, nim, anna, ben):
-    """The what-if of a finished game (the site-wide fuzz holds no finished game) by hostile
-    POSTs and GETs, with and without htmx: never a 5xx, the game's log unchanged."""
+    """The what-if of a finished game (the site-wide fuzz holds no finished game) and its
+    board's step and undo, by hostile POSTs and GETs with hostile addresses, with and without
+    htmx: never a 5xx, the game's log unchanged."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
     game, _first, _second = finished(nim, anna, ben)
     moves = list(game.moves.order_by("seq").values_list("seq", "action"))
     value = st.sampled_from(HOSTILE) | st.text(max_size=30)
-    fields = st.dictionaries(st.sampled_from(["step", "steps", "add", "do", "x"]), value)
+    names = ["step", "steps", "add", "do", "action", "version", "x"]
+    fields = st.dictionaries(st.sampled_from(names), value)
+    address = st.dictionaries(st.sampled_from(["step", "steps"]), value)
+    views = st.sampled_from(["what_if", "what_if_step", "what_if_undo"])
 
-    @settings(max_examples=60, deadline=None, database=None,
+    @settings(max_examples=90, deadline=None, database=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-    @given(data=fields, htmx=st.booleans(), post=st.booleans())
-    def fuzz(data, htmx, post):
+    @given(view=views, query=address, data=fields, htmx=st.booleans(), post=st.booleans())
+    def fuzz(view, query, data, htmx, post):
         headers = {"HX-Request": "true"} if htmx else {}
         send = client.post if post else client.get
-        answer = send(url(game), data, headers=headers)
-        assert answer.status_code < 500, data
+        target = reverse(f"plans:{view}", args=[game.pk]) + "?" + urlencode(query)
+        answer = send(target, data, headers=headers)
+        assert answer.status_code < 500, (view, query, data)
 
     fuzz()
     assert list(game.moves.order_by("seq").values_list("seq", "action")) == moves
@@ -165,15 +176,21 @@ def test_it_draws_the_board_with_every_hand_at_the_chosen_step(client, anna, ben
     assert reverse("games:move", args=[game.pk]) not in page
 
 
-def test_a_step_on_the_board_redraws_it_and_the_game_is_unchanged(client, anna, ben):
+def test_a_step_on_the_board_redraws_it_and_the_game_is_unchanged(
+    client, anna, ben, django_assert_max_num_queries
+):
     game = started_game(anna, ben, seed=31)
     fast_forward(game)
     before = list(game.moves.order_by("seq").values_list("seq", "action"))
     version, stored = game.version, game.state
-    page = client.get(url(game), {"step": "4"}).content.decode()
+    with django_assert_max_num_queries(3):  # the page's cost budget
+        page = client.get(url(game), {"step": "4"}).content.decode()
     action = board_actions(page)[0]  # a piece drawn on the board, clicked
     target = html.unescape(MOVE_FORM.search(page).group(1))
-    answer = client.post(target, {"action": json.dumps(action), "version": game.version}, **HTMX)
+    with django_assert_max_num_queries(3):  # the step's cost budget
+        answer = client.post(
+            target, {"action": json.dumps(action), "version": game.version}, **HTMX
+        )
     assert answer.status_code == 200
     text = answer.content.decode()
     assert text.lstrip().startswith('<section id="panel"')
