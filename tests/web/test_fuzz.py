@@ -500,5 +500,6 @@ CORE = {
     "clubs/<slug:slug>/promote/", "clubs/<slug:slug>/challenge/",
     "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/", "games/<int:pk>/plan/",
     "games/<int:pk>/replay/what-if/", "games/<int:pk>/plan/sandbox/",
-    "games/<int:pk>/plan/sandbox/undo/",
+    "games/<int:pk>/plan/sandbox/undo/", "games/<int:pk>/replay/what-if/step/",
+    "games/<int:pk>/replay/what-if/undo/",
 }  # fmt: skip
