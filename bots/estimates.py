@@ -52,6 +52,11 @@ def key_of(game_id: int, step: int, tried: Sequence[Any]) -> str:
     return f"what-if-estimate:{digest}"
 
 
+def asked(game: Game, step: int, tried: Sequence[Any]) -> bool:
+    """Whether this line was asked already (pending or known): a poll, not a new job."""
+    return cache.get(key_of(game.pk, step, tried)) is not None
+
+
 def ask(game: Game, step: int, tried: Sequence[Any]) -> Estimate:
     """The figures if they are known; else "pending", the job queued (once) after commit."""
     key = key_of(game.pk, step, tried)

@@ -15,6 +15,7 @@ from bots import estimates, ladder, reviews
 from bots.forms import ReviewForm, TakeoverForm
 from bots.models import TakeoverPreference
 from firenze_site.requests import HtmxHttpRequest
+from games import limits
 from games.errors import GameError, NotInGame, RequestRefused
 from games.models import Game
 from games.rules import registry
@@ -86,6 +87,8 @@ def what_if_estimate(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         if not tried:
             raise RequestRefused(_("Take a step of your own first: the bot compares two lines."))
         what_if.build(game, step, tried)  # refuses a step or a line the sandbox never allowed
+        if not estimates.asked(game, step, tried):  # a new line costs a bot job; polls do not
+            limits.check(request, "what_if_estimate")
         context["estimate"] = estimates.ask(game, step, tried)
         context["poll_url"] = request.get_full_path()
     except GameError as exc:

@@ -285,6 +285,8 @@ ACCOUNT_RATE_LIMITS = {
     "move": "120/m/user",
     "away": "30/h/user",
     "profile": "30/h/user",
+    # The Strong bot's estimate of a "what if" line: each new line is a bot job on its queue.
+    "what_if_estimate": "20/h/user",
     "create_tournament": "10/h/user,30/d/user",
     # Following, blocking and a table's requirements (community/): limited like invitations.
     "follow": "30/h/user",

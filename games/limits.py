@@ -1,5 +1,5 @@
 """Per-player rate limits of the games app: creating games, inviting, taking seats, moving,
-absences.
+absences (and the Strong bot's "what if" estimates, asked from a finished game's replay).
 
 They are counted by allauth's limiter (the one that guards sign-in) in the shared cache, so
 they hold across every worker process; the rates are ACCOUNT_RATE_LIMITS in settings, in its
@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.core import ratelimit
+from allauth.core.internal import ratelimit as allauth_ratelimit
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +32,9 @@ MESSAGES = {
     "move": _("That is a lot of moves in a short time; wait a moment and try again."),
     "away": _("You have changed your absences many times in a short time; try again later."),
     "profile": _("You have changed your account many times in a short time; try again later."),
+    "what_if_estimate": _(
+        "You have asked the Strong bot for many estimates in a short time; try again later."
+    ),
 }
 
 
@@ -51,5 +55,16 @@ def check(request: HttpRequest, action: str, *, user: Any = None, key: str | Non
     or if it sends an email and the limits cannot count right now."""
     if action in SENDS_EMAIL and not shared_cache.limits_hold():
         raise Paused(str(shared_cache.EMAILS_PAUSED))
-    if not ratelimit.consume(request, action=action, user=user or request.user, key=key):
+    if not _consume(request, action, user or request.user, key):
         raise TooManyRequests(str(MESSAGES[action]))
+
+
+def _consume(request: HttpRequest, action: str, user: Any, key: str | None) -> bool:
+    """allauth's public limiter counts no GET: an ask made by a GET (the Strong bot's estimate,
+    asked and polled by htmx) is counted through the call it wraps, told to count it."""
+    if request.method != "GET":
+        return ratelimit.consume(request, action=action, user=user, key=key)
+    usage = allauth_ratelimit.consume(
+        request, app="allauth.account", action=action, user=user, key=key, limit_get=True
+    )
+    return bool(usage)

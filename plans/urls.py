@@ -9,4 +9,6 @@ urlpatterns = [
     path("games/<int:pk>/plan/sandbox/", views.sandbox_step, name="sandbox"),
     path("games/<int:pk>/plan/sandbox/undo/", views.sandbox_undo, name="sandbox_undo"),
     path("games/<int:pk>/replay/what-if/", views.what_if_page, name="what_if"),
+    path("games/<int:pk>/replay/what-if/step/", views.what_if_step, name="what_if_step"),
+    path("games/<int:pk>/replay/what-if/undo/", views.what_if_undo, name="what_if_undo"),
 ]

@@ -12,6 +12,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, replace_url
 
@@ -19,6 +20,7 @@ from firenze_site.requests import HtmxHttpRequest
 from games.errors import GameError, RequestRefused
 from games.forms import MoveForm, VersionForm
 from games.look import rules_url
+from games.models import Game
 from plans import board, service, what_if
 from plans.forms import NOT_READ, PlanForm, StandingOrdersForm, WhatIfForm, read_steps
 
@@ -171,38 +173,118 @@ def sandbox_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return _sandbox_answer(request, pk, steps)
 
 
+WHAT_IF_NOT_READ = _lazy("The step could not be read; open the replay again.")
+
+
 @require_http_methods(["GET", "POST"])
 def what_if_page(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Another line from any step of a finished game's replay; a GET opens it at ?step=N."""
+    """Another line from any step of a finished game's replay; a GET opens it at ?step=N (and
+    the steps tried so far, ?steps=...), a POST takes or takes back a step by the lines' form."""
     try:
         game = what_if.finished_game(pk)
     except GameError as exc:
         return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
-    data = request.POST if request.method == "POST" else {"step": request.GET.get("step", "0")}
+    data = request.POST if request.method == "POST" else _what_if_address(request)
     form = WhatIfForm(data)
-    status, steps, result, refusal = 200, [], None, ""
     if not form.is_valid():
-        status, refusal = 400, _("The step could not be read; open the replay again.")
-    else:
-        steps = form.cleaned_data["steps"]
-        if form.cleaned_data["do"] == "undo":
-            steps = steps[:-1]
-        elif form.cleaned_data["add"] is not None:
-            steps = [*steps, form.cleaned_data["add"]]
-        try:
-            result = what_if.build(game, form.cleaned_data["step"], steps)
-        except GameError as exc:
-            status, refusal, steps = exc.status, exc.message, []
-    context = {
+        return _what_if_render(request, game, None, [], 400, refusal=str(WHAT_IF_NOT_READ))
+    steps = form.cleaned_data["steps"]
+    if form.cleaned_data["do"] == "undo":
+        steps = steps[:-1]
+    elif form.cleaned_data["add"] is not None:
+        steps = [*steps, form.cleaned_data["add"]]
+    try:
+        result = what_if.build(game, form.cleaned_data["step"], steps)
+    except GameError as exc:
+        return _what_if_render(request, game, None, [], exc.status, refusal=exc.message)
+    return _what_if_render(request, game, result, steps, 200)
+
+
+@require_POST
+def what_if_step(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A step taken on the what-if's board or action panel (where it starts and the steps so
+    far in the address), refused as the sandbox refuses it; nothing reaches the game."""
+    return _what_if_change(request, pk, take=True)
+
+
+@require_POST
+def what_if_undo(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The what-if without its last tried step."""
+    return _what_if_change(request, pk, take=False)
+
+
+def _what_if_address(request: HtmxHttpRequest) -> dict[str, str]:
+    return {"step": request.GET.get("step", "0"), "steps": request.GET.get("steps", "")}
+
+
+def _what_if_change(request: HtmxHttpRequest, pk: int, *, take: bool) -> HttpResponse:
+    try:
+        game = what_if.finished_game(pk)
+    except GameError as exc:
+        return render(request, "plans/refused.html", {"message": exc.message}, status=exc.status)
+    where = WhatIfForm(_what_if_address(request))
+    if not where.is_valid():
+        return _what_if_render(request, game, None, [], 400, refusal=str(WHAT_IF_NOT_READ))
+    step, steps = where.cleaned_data["step"], where.cleaned_data["steps"]
+    form = MoveForm(request.POST) if take else VersionForm(request.POST)
+    tried, error = steps[:-1], ""
+    if not form.is_valid():
+        tried, error = steps, form.first_error()
+    elif take:
+        tried = [*steps, form.cleaned_data["action"]]
+    try:
+        result = what_if.build(game, step, tried)
+    except GameError as exc:
+        tried, error = steps, exc.message
+        try:  # the step is refused: the line stays where it was, saying why
+            result = what_if.build(game, step, tried)
+        except GameError as again:
+            return _what_if_render(request, game, None, [], again.status, refusal=again.message)
+    if request.htmx:
+        return _what_if_render(request, game, result, tried, 200, error=error, partial="updates")
+    if error:
+        return _what_if_render(request, game, result, tried, 400, error=error)
+    return redirect(reverse("plans:what_if", args=[pk]) + board.what_if_query(step, tried))
+
+
+def _what_if_render(
+    request: HtmxHttpRequest,
+    game: Game,
+    result: what_if.WhatIf | None,
+    steps: list[Any],
+    status: int,
+    *,
+    refusal: str = "",
+    error: str = "",
+    partial: str | None = None,
+) -> HttpResponse:
+    """The what-if page (htmx: its sandbox, or after a board step the panel with the rest
+    swapped beside it), its board drawn as the planning sandbox draws it."""
+    context: dict[str, Any] = {
         "game": game,
         "result": result,
         "refusal": refusal,
+        "error": error,
         "steps_json": json.dumps(steps, separators=(",", ":")),
-        "choices": [
-            {"payload": json.dumps(c["action"], separators=(",", ":")), "text": c["text"]}
-            for c in (result.choices if result else [])
-        ],
         "page_title": _("What if?"),
     }
-    template = "plans/what_if.html#sandbox" if request.htmx else "plans/what_if.html"
-    return render(request, template, context, status=status)
+    if result is not None and result.state is not None:
+        context.update(
+            board.what_if_context(
+                game,
+                game.seats_for_page(),
+                result.seat,
+                result.state,
+                result.step,
+                steps,
+                going_on=result.going_on,
+            )
+        )
+    if partial is None and request.htmx:
+        partial = "sandbox"
+    template = f"plans/what_if.html#{partial}" if partial else "plans/what_if.html"
+    response = render(request, template, context, status=status)
+    if partial == "updates" and result is not None:  # a reload shows the line where it is
+        address = reverse("plans:what_if", args=[game.pk])
+        replace_url(response, address + board.what_if_query(result.step, steps))
+    return response

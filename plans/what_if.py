@@ -30,6 +30,8 @@ class WhatIf:
     choices: list[dict[str, Any]] = field(default_factory=list)
     margin_tried: int | None = None
     margin_played: int | None = None
+    state: Any = None  # the full state after the tried steps: the board draws it
+    going_on: bool = False  # the seat may take another step
 
 
 def margin(scores: list[int], seat: int) -> int:
@@ -79,7 +81,9 @@ def build(game: Game, step: int, actions: Sequence[Any]) -> WhatIf:
             raise RequestRefused(_("Step %(n)s is not possible at that point.") % {"n": number})
         result.tried.append(engine.intent_text(engine.plan_intent(tried_state, action)))
         tried_state = engine.apply_action(tried_state, action)
-    if seat is not None and engine.acting_seat(tried_state) == seat:
+    result.state = tried_state
+    result.going_on = seat is not None and engine.acting_seat(tried_state) == seat
+    if result.going_on:
         result.choices = [
             {"action": a, "text": engine.intent_text(engine.plan_intent(tried_state, a))}
             for a in engine.legal_actions(tried_state)

@@ -73,9 +73,10 @@ PLAYED = {"en": "What was played", "de": "Was gespielt wurde"}
 @pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
 def test_it_tries_another_line_from_a_finished_games_replay(new_page, settings, language, phone):
-    """From the replay's step, the what-if sandbox opens by keyboard, takes a step by htmx and
-    shows what was played beside it, then the Strong bot's estimate of both lines (eager
-    Celery here: the poll finds the figures); the page is axe-clean."""
+    """From the replay's step, the what-if sandbox opens by keyboard on the game's board with
+    every hand shown, takes a step on its action panel by htmx and shows what was played
+    beside it, then the Strong bot's estimate of both lines (eager Celery here: the poll finds
+    the figures); the page is axe-clean."""
     from tests.web.helpers import fast_forward
 
     settings.BOTS_REVIEW_SECONDS = 0.2
@@ -90,10 +91,12 @@ def test_it_tries_another_line_from_a_finished_games_replay(new_page, settings, 
     page.keyboard.press("Enter")
     page.wait_for_url("**/replay/what-if/**")
     assert page.get_by_role("heading", name=PLAYED[language]).is_visible()
-    offer = page.locator('button[name="add"]').first
+    assert page.locator("#board .skyline").is_visible()  # the game's board, every hand shown
+    assert page.locator("#what-if-hands .replay-hand").count() == 2
+    offer = page.locator('#panel button[name="action"]').first
     offer.focus()
     page.keyboard.press("Enter")
-    page.wait_for_selector("#what-if ol li")
+    page.wait_for_selector('section[aria-labelledby="tried-h"] ol li')
     page.wait_for_selector("#estimate strong")  # "estimating…", then the figures
     assert not blocking_violations(page)
-    screenshot(page, f"what-if-{language}-{'phone' if phone else 'desktop'}")
+    screenshot(page, f"what-if-board-{language}-{'phone' if phone else 'desktop'}")

@@ -501,4 +501,5 @@ CORE = {
     "clubs/<slug:slug>/tournaments/new/", "clubs/<slug:slug>/settings/", "games/<int:pk>/plan/",
     "games/<int:pk>/replay/what-if/", "games/<int:pk>/plan/orders/",
     "games/<int:pk>/plan/sandbox/", "games/<int:pk>/plan/sandbox/undo/",
+    "games/<int:pk>/replay/what-if/step/", "games/<int:pk>/replay/what-if/undo/",
 }  # fmt: skip

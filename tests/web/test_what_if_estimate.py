@@ -111,3 +111,19 @@ def test_it_estimates_a_firenze_line_by_the_strong_bot_on_the_bots_queue(anna, b
     assert not figures.pending
     assert isinstance(figures.tried, float) and isinstance(figures.played, float)
     assert tasks.estimate_line.apply(args=(game.pk, key)).get() is False  # done once
+
+
+def test_it_limits_how_many_new_lines_a_player_asks_the_bot_about(nim, anna, ben, settings):
+    """Each new line is a Strong-bot job: over the rate a player is refused clearly (429), while
+    polling a line already asked and another player's asks go on."""
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "what_if_estimate": "2/h/user"}
+    game, first, second = finished(nim, anna, ben)
+    browser = signed_in(first)
+    lines = [{"step": "0", "steps": line({"type": "take", "n": n})} for n in (1, 2, 3)]
+    for tried in lines[:2]:
+        assert browser.get(url(game), tried, **HTMX).status_code == 200
+    refused = browser.get(url(game), lines[2], **HTMX)
+    assert refused.status_code == 429
+    assert "many estimates in a short time" in refused.content.decode()
+    assert browser.get(url(game), lines[0], **HTMX).status_code == 200  # a poll is no new ask
+    assert signed_in(second).get(url(game), lines[2], **HTMX).status_code == 200
