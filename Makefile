@@ -41,7 +41,8 @@ DEPLOY_ENV := DEBUG=false ALLOWED_HOSTS=firenze.example.org \
 
 # The SQLite tests on two pytest-xdist workers with the PostgreSQL tests beside them
 # (scripts/test.sh; docs/operations.md says what each part costs). More options for pytest:
-# make test TEST_ARGS="-p randomly". A single file runs as ever: .venv/bin/pytest tests/x.py
+# make test TEST_ARGS="-p randomly"; more SQLite workers: make test TEST_WORKERS=3 (default 2,
+# docs/operations.md says why). A single file runs as ever: .venv/bin/pytest tests/x.py
 test: setup packages ## Run the whole test suite: SQLite and PostgreSQL tests, in parallel
 	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING

@@ -14,6 +14,9 @@ answers 500 and every page answers HEAD as it answers GET.
   runs the CSRF check again, which reads the body again: a form in a charset Django refuses
   (``charset=utf-16`` with bytes that are not) then raised a second time, a 500. This one reads
   nothing of the request and says what was wrong.
+- ``not_found``: the site's 404 handler. Django's own runs the CSRF check too (so that its page
+  may hold a form), and for a POST to a path that names nothing that check read a body Django
+  refuses while the 404 was being answered: a 500. Such a request now gets the 400 above.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from django.http import (
 )
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 MAX_ID = 2**63 - 1  # the largest primary key of a BigAutoField (and of SQLite's INTEGER)
 
@@ -78,6 +82,14 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     """The 400 page: what was wrong, in the reader's language, without reading the request."""
     page = render_to_string("400.html", {"reason": _reason(exception)})
     return HttpResponseBadRequest(page)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 page, or the 400 page when its CSRF check cannot read the body."""
+    try:
+        return defaults.page_not_found(request, exception)
+    except BadRequest as unreadable:
+        return bad_request(request, unreadable)
 
 
 def _reason(exception: Exception | None) -> str:

@@ -8,6 +8,7 @@
 # order (most tests first) left a lone long test to end the run. Each part prints its 20
 # slowest tests; the run ends with its wall and CPU time.
 # Extra pytest options for both parts: scripts/test.sh -p randomly. TEST_PATHS: fewer tests.
+# TEST_WORKERS: the SQLite part's workers (2; 3 or auto to try, docs/operations.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

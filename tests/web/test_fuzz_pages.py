@@ -1,12 +1,12 @@
 """Every page by GET and HEAD with hostile queries and ids, from every kind of visitor: never a
 5xx, and looking changes no game. The world, the routes and the strategies are the POST fuzz's
-(tests/web/test_fuzz.py); a file of its own so the two long runs go to different workers."""
+(tests/web/fuzzing.py); a file of its own so the two long runs go to different workers."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.web.test_fuzz import (  # noqa: F401 - fixtures used by name
+from tests.web.fuzzing import (  # noqa: F401 - fixtures used by name
     GET_SERVER_ERRORS,
     fuzz_page,
     fuzz_report,

@@ -202,10 +202,15 @@ def test_it_answers_any_lobby_page_or_poll_token_without_a_server_error(anna, be
 
 
 @pytest.mark.parametrize(
-    "path", ["/accounts/login/", "/games/new/", "/games/1/move/", "/language/"]
-)
+    "path",
+    [
+        "/accounts/login/", "/games/new/", "/games/1/move/", "/language/",
+        "/no-such-page/", "/email/play/1/%C2%AA/",
+    ],
+)  # fmt: skip
 def test_a_form_in_utf16_that_is_not_utf16_gets_a_clear_400_before_sign_in(settings, path):
-    """The CSRF check reads the body first; Django's own 400 page ran it again (a 500)."""
+    """The CSRF check reads the body first; Django's own 400 page ran it again (a 500), and
+    its 404 page ran it while answering a path that names nothing (a 500 too)."""
     settings.DEBUG = False
     browser = Client(enforce_csrf_checks=True)
     browser.cookies["csrftoken"] = "a" * 32

@@ -10,8 +10,8 @@ from django.urls import Resolver404, resolve
 
 from inbox.models import CalendarFeed
 from notifications import links
+from tests.web.fuzzing import PARAM, fill, site_routes
 from tests.web.helpers import started_game
-from tests.web.test_fuzz import PARAM, fill, site_routes
 
 CONTROL = ["\x00", "\x00abc", "abc\x00", "a\x01b", "\x1f", "\x7f", "a\nb"]
 HOSTILE_PATHS = [
