@@ -10,6 +10,8 @@ answers 500 and every page answers HEAD as it answers GET.
 - ``IdGuardMiddleware``: an id in the URL beyond what the database can hold (a 64-bit signed
   integer) names nothing: 404, before a query could overflow (SQLite raises OverflowError,
   PostgreSQL an out-of-range error).
+- ``page_not_found``: the site's 404 handler, Django's without the CSRF check that reads the
+  body (the same 500 as below, on a path that names nothing).
 - ``bad_request``: the site's 400 handler (handler400 in firenze_site/urls.py). Django's own
   runs the CSRF check again, which reads the body again: a form in a charset Django refuses
   (``charset=utf-16`` with bytes that are not) then raised a second time, a 500. This one reads
@@ -37,6 +39,7 @@ from django.http import (
 )
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 MAX_ID = 2**63 - 1  # the largest primary key of a BigAutoField (and of SQLite's INTEGER)
 
@@ -72,6 +75,14 @@ class IdGuardMiddleware:
         for value in (*args, *kwargs.values()):
             if isinstance(value, int) and not -MAX_ID <= value <= MAX_ID:
                 raise Http404(_("no page has a number that large"))
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The 404 page, drawn as Django's is but without its CSRF check first
+    (``requires_csrf_token``): that check reads the body of a POST, and a form in a charset
+    Django refuses, posted to a path that names nothing, then raised from the handler: a 500.
+    The page's own forms still get their token (the middleware sets the cookie)."""
+    return defaults.page_not_found.__wrapped__(request, exception)  # type: ignore[attr-defined]
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

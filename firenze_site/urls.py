@@ -18,6 +18,7 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 
 # A request whose body cannot be read gets a 400 that does not try to read it again.
 handler400 = "firenze_site.request_guards.bad_request"
+handler404 = "firenze_site.request_guards.page_not_found"
 
 urlpatterns = [
     path("", include("games.urls")),

@@ -221,6 +221,22 @@ def test_a_form_in_utf16_that_is_not_utf16_gets_a_clear_400_before_sign_in(setti
     assert "forms must be sent encoded as UTF-8" in response.content.decode()
 
 
+@pytest.mark.parametrize("path", ["/accounts/confirm-email/%00/", "/no/such/page/"])
+def test_it_answers_a_form_in_utf16_to_a_path_that_names_nothing_with_its_404(settings, path):
+    """Django's own 404 page runs the CSRF check, which reads the body: a 500 (the POST fuzz
+    found it)."""
+    settings.DEBUG = False
+    browser = Client(enforce_csrf_checks=True)
+    browser.cookies["csrftoken"] = "a" * 32
+
+    response = browser.generic(
+        "POST", path, b"\x00", content_type="application/x-www-form-urlencoded; charset=utf-16"
+    )
+
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+
+
 @pytest.mark.parametrize("number", [2**63, 10**23])
 def test_an_id_beyond_the_database_is_no_page(anna, settings, number):
     settings.DEBUG = False
