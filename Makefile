@@ -11,7 +11,7 @@ export UV_PYTHON_DOWNLOADS ?= never
 # Bytecode is compiled once at install (--compile-bytecode below): with
 # PYTHONDONTWRITEBYTECODE set, every process would otherwise recompile Django (~2 s each).
 
-.PHONY: setup packages run test bench soak cluster lint format messages
+.PHONY: setup packages run test proof bench soak cluster lint format messages
 
 setup: ## Create .venv and install the locked dependencies (idempotent, a few seconds)
 	@$(UV) --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv \
@@ -47,6 +47,12 @@ test: setup packages ## Run the whole test suite: SQLite and PostgreSQL tests, i
 	env $(DEPLOY_ENV) DJANGO_SETTINGS_MODULE=firenze_site.settings \
 		$(BIN)/python manage.py check --deploy --fail-level WARNING
 	scripts/test.sh $(TEST_ARGS)
+
+# The proof that no test depends on the clock, the zone or the order (docs/operations.md): the
+# whole suite three times, in three zones, the clock just before and after midnight UTC, the
+# order shuffled. Not part of `make test`: three whole runs. Fewer: make proof PROOF_RUNS=UTC@00:00:30
+proof: setup packages ## Run the whole suite 3 times: zones, clock at midnight UTC, shuffled order
+	scripts/proof_runs.sh
 
 packages: ## Install the Debian packages the tests need, if any is missing (root, or sudo -n)
 	@scripts/system_packages.sh

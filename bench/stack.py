@@ -270,8 +270,11 @@ class Stack:
             raise AssertionError(f"{exc}\n{tail(process.log)}") from None
 
     def restart_broker(self) -> None:
-        """Start Redis again (same port) and wait until every worker has reconnected: after an
-        outage they retry at growing intervals (2 s, 4 s, 6 s...)."""
+        """Start Redis again (same port), start beat again if it stopped, and wait until every
+        worker has reconnected: after an outage they retry at growing intervals (2 s, 4 s,
+        6 s...). A beat out of touch with Redis for longer than its lock's TTL stops
+        (ops/beat_lock.py) and production's supervisor starts it again, as this does: how long
+        an outage lasts must not decide whether the sweep ever runs after it."""
         workers = [p for p in self.processes if p.name.startswith("worker") or p.name == "bots"]
 
         def connections(process: Process) -> int:
@@ -279,6 +282,10 @@ class Stack:
 
         before = {p.name: connections(p) for p in workers}
         self.redis.start()
+        stopped = [p for p in self.processes if p.name == "beat" and p.proc.poll() is not None]
+        for beat in stopped:
+            self.processes.remove(beat)
+            self.start_beat()
         wait_until(
             lambda: all(connections(p) > before[p.name] for p in workers),
             "the workers to reconnect to Redis",

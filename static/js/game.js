@@ -1,8 +1,8 @@
 // The game page for keyboard and screen-reader players (no inline script: loaded by src).
 // htmx replaces parts of the page after every step and every poll; this file
 // - puts the focus on the action panel when the swap took it away (the pressed button is gone),
-//   so the next Tab reaches the new choices, and never moves a focus that is still in place
-//   (someone typing in the chat keeps their cursor);
+//   so the next Tab reaches the new choices, without scrolling the page, and never moves a
+//   focus that is still in place (someone typing in the chat keeps their cursor);
 // - says what changed in the live region #announcer, which stays on the page across swaps:
 //   the new lines of the game log, then the status line ("Anna takes Mason. Your turn.").
 // Every word comes from the page the server drew, so it speaks the page's language.
@@ -64,10 +64,10 @@
     var panel = document.getElementById("panel");
     var visible = panel && panel.getClientRects().length > 0;
     var target = visible ? panel : document.getElementById("status");
-    // On a phone the panel is a bar stuck to the bottom of the screen (game.css): in view
-    // already, and scrolling to its place in the page would jump away from the board.
-    var stuck = visible && window.getComputedStyle(panel.parentElement).position === "sticky";
-    if (target) target.focus({ preventScroll: !visible || stuck });
+    // Without scrolling: on a phone the panel sits above the board, and a player who tapped a
+    // card or brick further down would be thrown back to the top after every step. The next
+    // Tab still starts in the panel (and brings it into view then).
+    if (target) target.focus({ preventScroll: true });
   }
 
   var seenVersion = version();

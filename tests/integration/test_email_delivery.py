@@ -152,6 +152,11 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     assert turns.count() == 3
     assert "not queued; the periodic sweep will pick it up" in caplog.text
     assert len(services.mailbox.messages) == 4
+    # An outage longer than beat's lock (a loaded machine makes the turns above slow): beat
+    # stops rather than risk scheduling beside another beat, and its supervisor starts it
+    # again. Waited for here so that the test does not depend on how long the turns took.
+    beat = next(p for p in services.processes if p.name == "beat")
+    wait_until(lambda: beat.proc.poll() is not None, "beat to stop without its lock")
 
     services.restart_broker()
     # Beat reconnects at growing intervals too, and its sweep is what picks these rows up: on a

@@ -205,7 +205,7 @@ def test_it_answers_any_lobby_page_or_poll_token_without_a_server_error(anna, be
     "path",
     [
         "/accounts/login/", "/games/new/", "/games/1/move/", "/language/",
-        "/no-such-page/", "/email/play/1/%C2%AA/",
+        "/no-such-page/", "/email/play/1/%C2%AA/", "/accounts/confirm-email/%00/",
     ],
 )  # fmt: skip
 def test_a_form_in_utf16_that_is_not_utf16_gets_a_clear_400_before_sign_in(settings, path):
