@@ -40,6 +40,10 @@ def test_it_plans_a_turn_and_tells_what_the_plan_did(new_page, language, phone):
     assert page.locator("#board .skyline").is_visible()  # the game's own board
     for taken in range(3):
         offers = page.locator('#panel form.choice-group button[name="action"]')
+        # The panel as the last answer left it: offers, or the note that the plan stops here.
+        page.locator(
+            '#panel form.choice-group button[name="action"], #panel .plan-stop'
+        ).first.wait_for()
         if not offers.count():
             break
         offers.first.focus()
