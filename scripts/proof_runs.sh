@@ -7,16 +7,22 @@
 #
 #   scripts/proof_runs.sh                 the three runs below, in this order
 #   PROOF_RUNS="UTC@00:00:30" scripts/proof_runs.sh    only some (ZONE@HH:MM:SS, space apart)
-#   PROOF_DATE=2026-11-26 ...             another day (default: today in UTC)
+#   PROOF_DATE=2026-11-26 ...             another day (default: the last midnight UTC behind
+#                                         us: yesterday's date for the 23:59:30 run)
 #   PROOF_ARGS="-p randomly -p randomly --randomly-seed=123" ...   repeat a run's order
 #
 # Each run's output is in test-artifacts/proof-<zone>.log; the end prints one line per run:
 # zone, clock, seed, wall time, result and the failed tests. To tell a real dependency from a
 # loaded machine, run a failed test alone with the same TZ, TEST_CLOCK and seed.
+#
+# The clock is moved back, never ahead: the tests that start Redis, Celery workers and beat
+# run those on the real clock, and a test clock hours ahead of them made its rows "created in
+# the future" to a worker's sweep (Kiritimati at 23:59:30 of a day not yet over, 2026-11-27).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-DAY=${PROOF_DATE:-$(date -u +%F)}
+TODAY=$(date -u +%F)
+YESTERDAY=$(date -u -d yesterday +%F)
 read -r -a RUNS <<<"${PROOF_RUNS:-America/Adak@00:00:30 Pacific/Kiritimati@23:59:30 UTC@00:00:30}"
 read -r -a ARGS <<<"${PROOF_ARGS:--p randomly}"
 mkdir -p test-artifacts
@@ -26,7 +32,9 @@ status=0
 
 for run in "${RUNS[@]}"; do
     zone=${run%@*}
-    clock="${DAY}T${run#*@}Z"
+    time=${run#*@}
+    day=${PROOF_DATE:-$([[ $time > $(date -u +%T) ]] && echo "$YESTERDAY" || echo "$TODAY")}
+    clock="${day}T${time}Z"
     log="test-artifacts/proof-${zone//\//-}.log"
     echo "=== TZ=$zone TEST_CLOCK=$clock scripts/test.sh ${ARGS[*]} (log: $log)"
     TZ=$zone TEST_CLOCK=$clock scripts/test.sh "${ARGS[@]}" >"$log" 2>&1
