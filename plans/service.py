@@ -132,14 +132,6 @@ def plan_of(game_id: int, user: Any) -> Plan | None:
     return Plan.objects.filter(game_id=game_id, seat=number, user=user).first()
 
 
-def last_outcome(game_id: int, user: Any) -> PlanOutcome | None:
-    """What the user's last plan in the game did (for its owner only)."""
-    number = _my_number(_game(game_id), user)
-    return (
-        PlanOutcome.objects.filter(game_id=game_id, seat=number, user=user).order_by("-pk").first()
-    )
-
-
 def standing_orders_of(game_id: int, user: Any) -> list[dict[str, Any]]:
     """The engine's standing orders, each with the user's choice ("key", "label", "on")."""
     game = _game(game_id)
@@ -173,8 +165,9 @@ def set_standing_orders(game_id: int, user: Any, keys: Sequence[str]) -> list[st
 
 
 def owners_part(game_id: int, user: Any) -> dict[str, Any]:
-    """What the plan page shows its owner beside the sandbox: the kept plan, what the last plan
-    did (worded), the standing orders. The game and its seats are read once for all three."""
+    """What the plan page and the API show its owner beside the sandbox: the kept plan, what the
+    last plan did (worded, and ``last_outcome`` itself), the standing orders. The game and its
+    seats are read once for all three."""
     game = _game(game_id)
     seats = game.seats_for_page()
     mine = {"game_id": game_id, "seat": _my_seat(game, user, seats).number, "user": user}
@@ -184,6 +177,7 @@ def owners_part(game_id: int, user: Any) -> dict[str, Any]:
     return {
         "plan": Plan.objects.filter(**mine).first(),
         "outcome": outcome_words(game, outcome, [s.name for s in seats]) if outcome else None,
+        "last_outcome": outcome,
         "orders": [
             {"key": order.key, "label": str(order.label), "on": order.key in chosen}
             for order in game.engine.standing_orders
@@ -225,14 +219,6 @@ def outcome_for(game: Game, user: Any, outcome_id: Any) -> PlanOutcome | None:
     if not isinstance(outcome_id, int):
         return None
     return PlanOutcome.objects.filter(pk=outcome_id, game=game, user_id=user.pk).first()
-
-
-def outcome_text(game_id: int, outcome: PlanOutcome) -> dict[str, Any]:
-    """outcome_words for the plan page (the seats' names read here)."""
-    game = _game(game_id)
-    seats = sorted(game.seats.select_related("user"), key=lambda seat: seat.number or 0)
-    names = [seat.name for seat in seats]
-    return outcome_words(game, outcome, names)
 
 
 @dataclass

@@ -39,8 +39,9 @@ def _guarded(request: HttpRequest, pk: int, run: Callable[[], T]) -> T:
         raise
 
 
-def _out(pk: int, user: Any, plan: Plan | None, outcome: PlanOutcome | None) -> dict[str, Any]:
-    words = service.outcome_text(pk, outcome) if outcome is not None else {}
+def _out(
+    plan: Plan | None, outcome: PlanOutcome | None, words: dict[str, Any], orders: list[Any]
+) -> dict[str, Any]:
     return {
         "steps": [step["text"] for step in plan.steps] if plan else [],
         "last_outcome": None
@@ -53,8 +54,14 @@ def _out(pk: int, user: Any, plan: Plan | None, outcome: PlanOutcome | None) -> 
             "why": words["why"],
             "ordered": words["ordered"],
         },
-        "standing_orders": service.standing_orders_of(pk, user),
+        "standing_orders": orders,
     }
+
+
+def _mine(pk: int, user: Any) -> dict[str, Any]:
+    """My plan, what my last plan did and my orders, from one read of the game."""
+    part = service.owners_part(pk, user)
+    return _out(part["plan"], part["last_outcome"], part["outcome"] or {}, part["orders"])
 
 
 @router.get("/games/{pk}/plan", response={200: PlanOut, **REFUSED})
@@ -64,7 +71,7 @@ def read_plan(request: HttpRequest, pk: GameId) -> dict[str, Any]:
     return _guarded(
         request,
         pk,
-        lambda: _out(pk, user, service.plan_of(pk, user), service.last_outcome(pk, user)),
+        lambda: _mine(pk, user),
     )
 
 
@@ -75,7 +82,11 @@ def set_plan(request: HttpRequest, pk: GameId, data: PlanIn) -> dict[str, Any]:
     limits.consume("move", token.pk)
     user = request.user
     return _guarded(
-        request, pk, lambda: _out(pk, user, service.set_plan(pk, user, data.steps), None)
+        request,
+        pk,
+        lambda: _out(
+            service.set_plan(pk, user, data.steps), None, {}, service.standing_orders_of(pk, user)
+        ),
     )
 
 
@@ -86,7 +97,7 @@ def drop_plan(request: HttpRequest, pk: GameId) -> dict[str, Any]:
     limits.consume("move", token.pk)
     user = request.user
     _guarded(request, pk, lambda: service.drop_plan(pk, user))
-    return _guarded(request, pk, lambda: _out(pk, user, None, None))
+    return _guarded(request, pk, lambda: _out(None, None, {}, service.standing_orders_of(pk, user)))
 
 
 @router.put("/games/{pk}/plan/orders", response={200: PlanOut, **REFUSED})
@@ -98,7 +109,7 @@ def set_standing_orders(request: HttpRequest, pk: GameId, data: StandingOrdersIn
 
     def kept() -> dict[str, Any]:
         service.set_standing_orders(pk, user, data.orders)
-        return _out(pk, user, service.plan_of(pk, user), service.last_outcome(pk, user))
+        return _mine(pk, user)
 
     return _guarded(request, pk, kept)
 
