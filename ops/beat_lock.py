@@ -5,8 +5,11 @@ over within ``TTL`` seconds when the first one's node dies.
 The lock is a Redis key with an expiry, set only if absent and renewed by its holder every
 ``RENEW`` seconds with a check-and-set on its own token; a holder that finds the key gone or
 taken (Redis restarted empty and another beat won) stops at once rather than schedule beside
-it. Without a Redis broker (development's filesystem broker) there is nothing to share and
-beat runs as before.
+it. Stopping "at once" still means at its next renewal, so a beat that has just taken the lock
+keeps it for a whole ``TTL`` before it schedules anything: by then the beat it replaced has
+either seen the lock taken and stopped, or lost its own belief in the lock (it believes only
+while Redis confirmed it within ``TTL - RENEW`` seconds). Without a Redis broker
+(development's filesystem broker) there is nothing to share and beat runs as before.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ log = logging.getLogger(__name__)
 KEY = "firenze:beat-lock"
 TTL = 10
 RENEW = 3.0
+REDIS_TIMEOUT = 2
 
 # Renew only while the value is our token (a Lua script: one round trip, atomic).
 _RENEW = """
@@ -43,7 +47,9 @@ def _client() -> redis.Redis | None:
     url = settings.CELERY_BROKER_URL
     if not url.startswith(("redis://", "rediss://")):
         return None
-    return redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+    return redis.Redis.from_url(
+        url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
+    )
 
 
 def on_beat_init(**kwargs: Any) -> None:
@@ -72,14 +78,15 @@ class Holding:
     def _keep(self) -> None:
         """Renew the lock; if another beat holds it now, stop this one at once."""
         renew = self.client.register_script(_RENEW)
-        failures = 0
+        confirmed = time.monotonic()
         while not self.released.wait(RENEW):
             try:
                 held = renew(keys=[KEY], args=[self.token, TTL])
-                failures = 0
+                confirmed = time.monotonic()
             except redis.RedisError:
-                failures += 1  # Redis away: nobody else can take the lock meanwhile either
-                held = 1 if failures * RENEW < TTL else 0
+                # Redis away (or only this node cut off from it): the key may expire and
+                # another beat take it, so believe in it only well within its lifetime.
+                held = 1 if time.monotonic() - confirmed < TTL - RENEW else 0
             if not held:
                 self.on_lost(_holder(self.client))
                 return
@@ -99,8 +106,11 @@ def hold(client: redis.Redis, on_lost: Any = _stop_beat) -> Holding:
             log.warning("beat lock held by %s: this beat waits as a standby", _holder(client))
             waited = True
         time.sleep(1)
-    log.warning("beat lock taken by %s: this beat schedules", token)
-    return Holding(client, token, on_lost)
+    holding = Holding(client, token, on_lost)
+    log.warning("beat lock taken by %s: waiting %s s for any earlier beat to stop", token, TTL)
+    time.sleep(TTL)
+    log.warning("beat lock held by %s: this beat schedules", token)
+    return holding
 
 
 def _holder(client: redis.Redis) -> str:

@@ -1,6 +1,7 @@
 """One beat at a time (ops/beat_lock.py), against a real redis-server: a second beat waits as a
 standby while the first holds the lock, takes over when the first one's lock expires (its node
-died), and a beat that finds the lock taken by another stops."""
+died) but schedules only a lock's lifetime later, and a beat that finds the lock taken by
+another stops. No wait is real: ``time.sleep`` is replaced wherever a beat would wait."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import redis
 
 from bench.stack import RedisServer
 from ops import beat_lock
+
+KEY = beat_lock.KEY
 
 pytestmark = pytest.mark.skipif(not shutil.which("redis-server"), reason="needs redis-server")
 
@@ -26,6 +29,7 @@ def client(tmp_path):
 
 def test_it_lets_a_second_beat_wait_until_the_first_ones_lock_is_gone(client, monkeypatch):
     standby_waits = threading.Event()
+    monkeypatch.setattr(beat_lock.time, "sleep", lambda seconds: None)
     first = beat_lock.hold(client, on_lost=lambda holder: None)
     took_over: list[beat_lock.Holding] = []
     standby = threading.Thread(target=lambda: took_over.append(beat_lock.hold(client)))
@@ -40,7 +44,21 @@ def test_it_lets_a_second_beat_wait_until_the_first_ones_lock_is_gone(client, mo
     took_over[0].release()
 
 
+def test_it_holds_the_lock_a_whole_lifetime_before_it_schedules(client, monkeypatch):
+    """Redis restarted empty and this beat won the key before the old holder renewed: the old
+    one stops at its next renewal (below), within RENEW plus Redis's timeout, and this one has
+    not scheduled anything by then."""
+    waits: list[tuple[float, bytes | None]] = []
+    monkeypatch.setattr(beat_lock.time, "sleep", lambda s: waits.append((s, client.get(KEY))) if s
+                        == beat_lock.TTL else None)  # fmt: skip
+    holding = beat_lock.hold(client, on_lost=lambda holder: None)
+    assert waits == [(beat_lock.TTL, holding.token.encode())]
+    assert beat_lock.TTL > beat_lock.RENEW + beat_lock.REDIS_TIMEOUT
+    holding.release()
+
+
 def test_it_stops_a_beat_whose_lock_another_beat_holds_now(client, monkeypatch):
+    monkeypatch.setattr(beat_lock.time, "sleep", lambda seconds: None)
     monkeypatch.setattr(beat_lock, "RENEW", 0.01)
     lost = threading.Event()
     holding = beat_lock.hold(client, on_lost=lambda holder: lost.set())
@@ -50,6 +68,7 @@ def test_it_stops_a_beat_whose_lock_another_beat_holds_now(client, monkeypatch):
 
 
 def test_it_keeps_the_lock_across_a_redis_restart_when_nobody_else_took_it(client, monkeypatch):
+    monkeypatch.setattr(beat_lock.time, "sleep", lambda seconds: None)
     monkeypatch.setattr(beat_lock, "RENEW", 0.01)
     lost = threading.Event()
     holding = beat_lock.hold(client, on_lost=lambda holder: lost.set())
