@@ -54,27 +54,37 @@ function setBadge(count) {
   return Promise.resolve(done).catch(function () {});
 }
 
+// The badge is set last, once the notification is shown (or the visible tab told): a count on
+// the icon then means the push has been handled in full. Chromium's getNotifications() forgets,
+// for good, a notification it is asked about while it is stored but not yet on display, so
+// whoever reads the list (the installed app's test) waits for the badge first.
 self.addEventListener("push", function (event) {
   var data = readPush(event);
   var path = pathOf(data.url);
-  var badged = setBadge(data.badge);
-  event.waitUntil(
-    Promise.all([badged, windowsAt(path)]).then(function (done) {
-      var open = done[1];
-      var visible = open.filter(function (client) {
-        return client.visibilityState === "visible";
+  var handled = windowsAt(path).then(function (open) {
+    var visible = open.filter(function (client) {
+      return client.visibilityState === "visible";
+    });
+    if (visible.length && path !== "/") {
+      visible.forEach(function (client) {
+        client.postMessage({ type: "firenze-push", kind: data.kind || "" });
       });
-      if (visible.length && path !== "/") {
-        visible.forEach(function (client) {
-          client.postMessage({ type: "firenze-push", kind: data.kind || "" });
-        });
-        return undefined;
-      }
-      return self.registration.showNotification(data.title || "Firenze", {
-        body: data.body || "",
-        tag: data.tag || "firenze",
-        renotify: true,
-        data: { path: path },
+      return undefined;
+    }
+    return self.registration.showNotification(data.title || "Firenze", {
+      body: data.body || "",
+      tag: data.tag || "firenze",
+      renotify: true,
+      data: { path: path },
+    });
+  });
+  var badged = function () {
+    return setBadge(data.badge);
+  };
+  event.waitUntil(
+    handled.then(badged, function (error) {
+      return badged().then(function () {
+        throw error;
       });
     })
   );
