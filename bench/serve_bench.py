@@ -211,6 +211,21 @@ def _load() -> str:
     return ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
 
 
+def _browser_cookie(base: str, game: int, session: str) -> str:
+    """The Cookie header of a browser signed in with ``session`` once it has been answered:
+    the session and the cookies the site sets beside it (the viewer cookie where the tree has
+    one), the CSRF cookie left out as before."""
+    cookies = [f"sessionid={session}"]
+    request = Request(f"{base}/games/{game}/")
+    request.add_header("Cookie", cookies[0])
+    with OPENER.open(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, value = header.partition(";")[0].partition("=")
+            if name not in ("csrftoken", "sessionid") and value:
+                cookies.append(f"{name}={value}")
+    return "; ".join(cookies)
+
+
 def _csrf_cookie(base: str, game: int, session: str) -> str:
     request = Request(f"{base}/games/{game}/")
     request.add_header("Cookie", f"sessionid={session}")
@@ -248,8 +263,8 @@ def main() -> None:  # noqa: PLR0915
         sessions = data["sessions"]
         seat_fresh = next(iter(sessions["fresh"]))
         seat_long = next(iter(sessions["long"]))
-        cookie_fresh = f"sessionid={sessions['fresh'][seat_fresh]}"
-        cookie_long = f"sessionid={sessions['long'][seat_long]}"
+        cookie_fresh = _browser_cookie(base, fresh, sessions["fresh"][seat_fresh])
+        cookie_long = _browser_cookie(base, long, sessions["long"][seat_long])
         status, page, _ = fetch(base, f"/games/{long}/", sessions["long"][seat_long])
         version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
         endpoints = {
@@ -265,7 +280,7 @@ def main() -> None:  # noqa: PLR0915
             f"lobby, {10_000:,} open games": ("/games/", "", False),
         }
         query_urls = {
-            name: [url, cookie.removeprefix("sessionid="), htmx]
+            name: [url, _session_of(cookie), htmx]
             for name, (url, cookie, htmx) in endpoints.items()
         }
         counts = json.loads(
@@ -310,7 +325,7 @@ def main() -> None:  # noqa: PLR0915
         for name in endpoints:
             if name == BARE:
                 continue
-            cold, warm, trips, in_process = counts[name]
+            cold, warm, trips, in_process = counts[name][:4]
             median = statistics.median(ratios[name])
             goal = ""
             if name in goals:
@@ -329,7 +344,7 @@ def main() -> None:  # noqa: PLR0915
                 met = "met" if extra <= 2.0 else "NOT MET"
                 print(
                     f"  {'':34s} in process {in_process:.2f} ms, bare {bare_ms:.2f} ms: "
-                    f"+{extra:.2f} ms (goal within 2 ms: {met})"
+                    f"+{extra:.2f} ms (goal within 2 ms: {met}); CPU {_cpu(counts, name)}"
                 )
         print(
             f"  lobby with {10_000:,} open games: {lobby_ms:.1f} ms per request one at a time "
@@ -348,6 +363,23 @@ def main() -> None:  # noqa: PLR0915
             f"; after {served:,} mixed requests "
             f"{', '.join(f'{k / 1024:.0f} MB' for k in rss_10k)}: {growth:.2f}x (goal <= 1.2x)"
         )
+
+
+def _session_of(cookie: str) -> str:
+    """The session in a Cookie header ("" for none)."""
+    for part in cookie.split("; "):
+        if part.startswith("sessionid="):
+            return part.removeprefix("sessionid=")
+    return ""
+
+
+def _cpu(counts: dict[str, list], name: str) -> str:
+    """In-process CPU per request, and over bare, where the tree's bench/serve_setup.py
+    measures it."""
+    if len(counts[name]) < 5 or len(counts[BARE]) < 5:
+        return "not measured"
+    cpu, bare = counts[name][4], counts[BARE][4]
+    return f"{cpu:.2f} ms (bare {bare:.2f}, +{cpu - bare:.2f})"
 
 
 # --- two trees side by side ----------------------------------------------------------------
@@ -393,24 +425,21 @@ def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int,
     long = data["long"]
     page = fetch(base, f"/games/{long}/", session_long)[1]
     version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
+    cookie_fresh = _browser_cookie(base, data["fresh"], session_fresh)
+    cookie_long = _browser_cookie(base, long, session_long)
     endpoints = {
         BARE: ("/healthz", "", False),
         "version poll, unchanged": (
             f"/games/{long}/version/?v={version}&c={chat}",
-            f"sessionid={session_long}",
+            cookie_long,
             False,
         ),
-        "game page, fresh game": (f"/games/{data['fresh']}/", f"sessionid={session_fresh}", False),
-        f"game page, {data['long_moves']}-move game": (
-            f"/games/{long}/",
-            f"sessionid={session_long}",
-            False,
-        ),
-        "game part (htmx), long game": (f"/games/{long}/", f"sessionid={session_long}", True),
+        "game page, fresh game": (f"/games/{data['fresh']}/", cookie_fresh, False),
+        f"game page, {data['long_moves']}-move game": (f"/games/{long}/", cookie_long, False),
+        "game part (htmx), long game": (f"/games/{long}/", cookie_long, True),
     }
     query_urls = {
-        name: [url, cookie.removeprefix("sessionid="), htmx]
-        for name, (url, cookie, htmx) in endpoints.items()
+        name: [url, _session_of(cookie), htmx] for name, (url, cookie, htmx) in endpoints.items()
     }
     counts = json.loads(
         _run([sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)], env, tree)
@@ -423,10 +452,10 @@ def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int,
     return Tree(label or tree.name, base, endpoints, counts, {})
 
 
-def _compare_rounds(trees: list[Tree]) -> None:
+def _compare_rounds(trees: list[Tree], rounds: int = COMPARE_ROUNDS) -> None:
     """Each round: every endpoint of every tree next to that tree's bare endpoint (bare,
     endpoint, endpoint, bare), the trees' order swapped every round."""
-    for number in range(COMPARE_ROUNDS):
+    for number in range(rounds):
         for name in trees[0].endpoints:
             if name == BARE:
                 continue
@@ -445,7 +474,7 @@ def _compare_rounds(trees: list[Tree]) -> None:
                 tree.ratios.setdefault(name, []).append(found["endpoint"] / found["bare"])
 
 
-def compare(other: Path) -> None:
+def compare(other: Path, rounds: int = COMPARE_ROUNDS) -> None:
     """This tree and ``other``, side by side in one run (see the module's docstring)."""
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         redis_port = int(os.environ.get("BENCH_REDIS_PORT") or free_port())
@@ -458,11 +487,11 @@ def compare(other: Path) -> None:
                 _serve_tree(checkout, folder, redis_port, (1 + 2 * number, 2 + 2 * number), stack)
             )
         load_before = _load()
-        _compare_rounds(trees)
+        _compare_rounds(trees, rounds)
         load_after = _load()
         print(
             f"Side by side through gunicorn ({WORKERS} workers each, production settings), "
-            f"SQLite, Redis, ab -c {CONCURRENCY}: {COMPARE_ROUNDS} rounds, each endpoint of "
+            f"SQLite, Redis, ab -c {CONCURRENCY}: {rounds} rounds, each endpoint of "
             f"each tree next to that tree's bare endpoint ({COMPARE_REQUESTS} requests each), "
             f"the trees' order swapped every round; load average {load_before} before, "
             f"{load_after} after. Median share of bare (rounds' spread); queries warm, Redis "
@@ -476,11 +505,11 @@ def compare(other: Path) -> None:
             cells = []
             for tree in trees:
                 ratios = tree.ratios[name]
-                _, warm, trips, in_process = tree.counts[name]
+                _, warm, trips, in_process = tree.counts[name][:4]
                 extra = in_process - tree.counts[BARE][3]
                 cells.append(
                     f"{statistics.median(ratios):6.1%} ({min(ratios):.0%}-{max(ratios):.0%}) "
-                    f"{warm}q {trips}r +{extra:.2f} ms"
+                    f"{warm}q {trips}r +{extra:.2f} ms, CPU {_cpu(tree.counts, name)}"
                 )
             print(f"  {name:{width}s}  " + "  ".join(f"{cell:>42s}" for cell in cells))
 
@@ -488,8 +517,11 @@ def compare(other: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, help="another checkout, measured side by side")
+    parser.add_argument(
+        "--rounds", type=int, default=COMPARE_ROUNDS, help="rounds of --against (a short run: 2)"
+    )
     arguments = parser.parse_args()
     if arguments.against:
-        compare(arguments.against)
+        compare(arguments.against, arguments.rounds)
     else:
         main()

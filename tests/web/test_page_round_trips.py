@@ -157,3 +157,35 @@ def test_it_sends_the_page_again_when_only_the_header_count_changed(
     assert response.status_code == 200
     assert response["ETag"] != etag
     assert f"-i{counts.waiting_count(anna)}" in response["ETag"]
+
+
+def test_it_reads_another_signed_in_pages_session_and_count_in_one_round_trip(
+    shared_redis, game, anna
+):
+    browser = signed_in(anna)
+    url = reverse("inbox:inbox")
+    warm(browser, url)
+
+    with costs() as (sent, _):
+        response = browser.get(url)
+
+    assert response.status_code == 200
+    assert len(sent) == 1 and b"firenze.session" in sent[0] and b"inbox-count" in sent[0]
+
+
+def test_it_reads_the_lobbys_list_with_its_generation(shared_redis, game, anna, client):
+    """A visitor's lobby in one round trip; a player's in two: the list's key names the
+    language, which only the player's account tells."""
+    url = reverse("games:lobby")
+    browser = signed_in(anna)
+    warm(browser, url)
+    warm(client, url)
+
+    with costs() as (by_player, _):
+        assert browser.get(url).status_code == 200
+    with costs() as (by_visitor, _):
+        assert client.get(url).status_code == 200
+
+    assert len(by_player) == 2 and b"firenze.session" in by_player[0]
+    assert len(by_visitor) == 1
+    assert all(b"lobby:generation" in sent[-1] for sent in (by_player, by_visitor))
