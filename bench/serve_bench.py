@@ -29,7 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.error import HTTPError
 from urllib.parse import urlencode
@@ -386,6 +387,7 @@ def _cpu(counts: dict[str, list], name: str) -> str:
 
 COMPARE_ROUNDS = 6
 COMPARE_REQUESTS = 600
+IN_PROCESS_ROUNDS = 3  # the costs in process: each tree's median of this many measurements
 
 
 @dataclass
@@ -397,6 +399,18 @@ class Tree:
     endpoints: dict[str, tuple[str, str, bool]]
     counts: dict[str, list]
     ratios: dict[str, list[float]]
+    measure: Callable[[], dict[str, list]]  # the costs in process once more
+    runs: list[dict[str, list]] = field(default_factory=list)
+
+    def measure_again(self) -> None:
+        """Time and CPU in process measured once more: each figure becomes the median of
+        every measurement so far (the trees measured in turn, so both meet the same load)."""
+        if not self.runs:
+            self.runs.append(json.loads(json.dumps(self.counts)))
+        self.runs.append(self.measure())
+        for name, found in self.counts.items():
+            for place in range(3, len(found)):
+                found[place] = statistics.median(run[name][place] for run in self.runs)
 
 
 def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int, int],
@@ -441,15 +455,18 @@ def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int,
     query_urls = {
         name: [url, _session_of(cookie), htmx] for name, (url, cookie, htmx) in endpoints.items()
     }
-    counts = json.loads(
-        _run([sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)], env, tree)
-    )
+
+    def measure() -> dict[str, list]:
+        queries = [sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)]
+        return json.loads(_run(queries, env, tree))
+
+    counts = measure()
     for url, cookie, htmx in endpoints.values():  # warm both workers
         ab(base + url, cookie, requests=16, htmx=htmx)
     label = _run(["git", "log", "-1", "--format=%h"], env, tree).strip() if (
         tree / ".git"
     ).exists() else tree.name  # fmt: skip
-    return Tree(label or tree.name, base, endpoints, counts, {})
+    return Tree(label or tree.name, base, endpoints, counts, {}, measure)
 
 
 def _compare_rounds(trees: list[Tree], rounds: int = COMPARE_ROUNDS) -> None:
@@ -488,6 +505,9 @@ def compare(other: Path, rounds: int = COMPARE_ROUNDS) -> None:
             )
         load_before = _load()
         _compare_rounds(trees, rounds)
+        for _ in range(IN_PROCESS_ROUNDS - 1):  # the first was measured as each tree started
+            for tree in reversed(trees):
+                tree.measure_again()
         load_after = _load()
         print(
             f"Side by side through gunicorn ({WORKERS} workers each, production settings), "
@@ -495,7 +515,8 @@ def compare(other: Path, rounds: int = COMPARE_ROUNDS) -> None:
             f"each tree next to that tree's bare endpoint ({COMPARE_REQUESTS} requests each), "
             f"the trees' order swapped every round; load average {load_before} before, "
             f"{load_after} after. Median share of bare (rounds' spread); queries warm, Redis "
-            "round trips, in process over bare:"
+            f"round trips, in process over bare and CPU in process (medians of {IN_PROCESS_ROUNDS} "
+            "measurements, the trees in turn):"
         )
         width = max(len(name) for name in trees[0].endpoints)
         print(f"  {'':{width}s}  " + "  ".join(f"{tree.label:>42s}" for tree in trees))
