@@ -29,7 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.error import HTTPError
 from urllib.parse import urlencode
@@ -211,6 +212,21 @@ def _load() -> str:
     return ", ".join(f"{figure:.1f}" for figure in os.getloadavg())
 
 
+def _browser_cookie(base: str, game: int, session: str) -> str:
+    """The Cookie header of a browser signed in with ``session`` once it has been answered:
+    the session and the cookies the site sets beside it (the viewer cookie where the tree has
+    one), the CSRF cookie left out as before."""
+    cookies = [f"sessionid={session}"]
+    request = Request(f"{base}/games/{game}/")
+    request.add_header("Cookie", cookies[0])
+    with OPENER.open(request, timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, value = header.partition(";")[0].partition("=")
+            if name not in ("csrftoken", "sessionid") and value:
+                cookies.append(f"{name}={value}")
+    return "; ".join(cookies)
+
+
 def _csrf_cookie(base: str, game: int, session: str) -> str:
     request = Request(f"{base}/games/{game}/")
     request.add_header("Cookie", f"sessionid={session}")
@@ -248,8 +264,8 @@ def main() -> None:  # noqa: PLR0915
         sessions = data["sessions"]
         seat_fresh = next(iter(sessions["fresh"]))
         seat_long = next(iter(sessions["long"]))
-        cookie_fresh = f"sessionid={sessions['fresh'][seat_fresh]}"
-        cookie_long = f"sessionid={sessions['long'][seat_long]}"
+        cookie_fresh = _browser_cookie(base, fresh, sessions["fresh"][seat_fresh])
+        cookie_long = _browser_cookie(base, long, sessions["long"][seat_long])
         status, page, _ = fetch(base, f"/games/{long}/", sessions["long"][seat_long])
         version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
         endpoints = {
@@ -265,7 +281,7 @@ def main() -> None:  # noqa: PLR0915
             f"lobby, {10_000:,} open games": ("/games/", "", False),
         }
         query_urls = {
-            name: [url, cookie.removeprefix("sessionid="), htmx]
+            name: [url, _session_of(cookie), htmx]
             for name, (url, cookie, htmx) in endpoints.items()
         }
         counts = json.loads(
@@ -310,7 +326,7 @@ def main() -> None:  # noqa: PLR0915
         for name in endpoints:
             if name == BARE:
                 continue
-            cold, warm, trips, in_process = counts[name]
+            cold, warm, trips, in_process = counts[name][:4]
             median = statistics.median(ratios[name])
             goal = ""
             if name in goals:
@@ -329,7 +345,7 @@ def main() -> None:  # noqa: PLR0915
                 met = "met" if extra <= 2.0 else "NOT MET"
                 print(
                     f"  {'':34s} in process {in_process:.2f} ms, bare {bare_ms:.2f} ms: "
-                    f"+{extra:.2f} ms (goal within 2 ms: {met})"
+                    f"+{extra:.2f} ms (goal within 2 ms: {met}); CPU {_cpu(counts, name)}"
                 )
         print(
             f"  lobby with {10_000:,} open games: {lobby_ms:.1f} ms per request one at a time "
@@ -350,10 +366,28 @@ def main() -> None:  # noqa: PLR0915
         )
 
 
+def _session_of(cookie: str) -> str:
+    """The session in a Cookie header ("" for none)."""
+    for part in cookie.split("; "):
+        if part.startswith("sessionid="):
+            return part.removeprefix("sessionid=")
+    return ""
+
+
+def _cpu(counts: dict[str, list], name: str) -> str:
+    """In-process CPU per request, and over bare, where the tree's bench/serve_setup.py
+    measures it."""
+    if len(counts[name]) < 5 or len(counts[BARE]) < 5:
+        return "not measured"
+    cpu, bare = counts[name][4], counts[BARE][4]
+    return f"{cpu:.2f} ms (bare {bare:.2f}, +{cpu - bare:.2f})"
+
+
 # --- two trees side by side ----------------------------------------------------------------
 
 COMPARE_ROUNDS = 6
 COMPARE_REQUESTS = 600
+IN_PROCESS_ROUNDS = 3  # the costs in process: each tree's median of this many measurements
 
 
 @dataclass
@@ -365,6 +399,18 @@ class Tree:
     endpoints: dict[str, tuple[str, str, bool]]
     counts: dict[str, list]
     ratios: dict[str, list[float]]
+    measure: Callable[[], dict[str, list]]  # the costs in process once more
+    runs: list[dict[str, list]] = field(default_factory=list)
+
+    def measure_again(self) -> None:
+        """Time and CPU in process measured once more: each figure becomes the median of
+        every measurement so far (the trees measured in turn, so both meet the same load)."""
+        if not self.runs:
+            self.runs.append(json.loads(json.dumps(self.counts)))
+        self.runs.append(self.measure())
+        for name, found in self.counts.items():
+            for place in range(3, len(found)):
+                found[place] = statistics.median(run[name][place] for run in self.runs)
 
 
 def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int, int],
@@ -393,40 +439,40 @@ def _serve_tree(tree: Path, folder: Path, redis_port: int, databases: tuple[int,
     long = data["long"]
     page = fetch(base, f"/games/{long}/", session_long)[1]
     version, chat = re.search(r"\?v=(\d+)&amp;c=(\d+)", page).groups()
+    cookie_fresh = _browser_cookie(base, data["fresh"], session_fresh)
+    cookie_long = _browser_cookie(base, long, session_long)
     endpoints = {
         BARE: ("/healthz", "", False),
         "version poll, unchanged": (
             f"/games/{long}/version/?v={version}&c={chat}",
-            f"sessionid={session_long}",
+            cookie_long,
             False,
         ),
-        "game page, fresh game": (f"/games/{data['fresh']}/", f"sessionid={session_fresh}", False),
-        f"game page, {data['long_moves']}-move game": (
-            f"/games/{long}/",
-            f"sessionid={session_long}",
-            False,
-        ),
-        "game part (htmx), long game": (f"/games/{long}/", f"sessionid={session_long}", True),
+        "game page, fresh game": (f"/games/{data['fresh']}/", cookie_fresh, False),
+        f"game page, {data['long_moves']}-move game": (f"/games/{long}/", cookie_long, False),
+        "game part (htmx), long game": (f"/games/{long}/", cookie_long, True),
     }
     query_urls = {
-        name: [url, cookie.removeprefix("sessionid="), htmx]
-        for name, (url, cookie, htmx) in endpoints.items()
+        name: [url, _session_of(cookie), htmx] for name, (url, cookie, htmx) in endpoints.items()
     }
-    counts = json.loads(
-        _run([sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)], env, tree)
-    )
+
+    def measure() -> dict[str, list]:
+        queries = [sys.executable, "bench/serve_setup.py", "queries", json.dumps(query_urls)]
+        return json.loads(_run(queries, env, tree))
+
+    counts = measure()
     for url, cookie, htmx in endpoints.values():  # warm both workers
         ab(base + url, cookie, requests=16, htmx=htmx)
     label = _run(["git", "log", "-1", "--format=%h"], env, tree).strip() if (
         tree / ".git"
     ).exists() else tree.name  # fmt: skip
-    return Tree(label or tree.name, base, endpoints, counts, {})
+    return Tree(label or tree.name, base, endpoints, counts, {}, measure)
 
 
-def _compare_rounds(trees: list[Tree]) -> None:
+def _compare_rounds(trees: list[Tree], rounds: int = COMPARE_ROUNDS) -> None:
     """Each round: every endpoint of every tree next to that tree's bare endpoint (bare,
     endpoint, endpoint, bare), the trees' order swapped every round."""
-    for number in range(COMPARE_ROUNDS):
+    for number in range(rounds):
         for name in trees[0].endpoints:
             if name == BARE:
                 continue
@@ -445,7 +491,7 @@ def _compare_rounds(trees: list[Tree]) -> None:
                 tree.ratios.setdefault(name, []).append(found["endpoint"] / found["bare"])
 
 
-def compare(other: Path) -> None:
+def compare(other: Path, rounds: int = COMPARE_ROUNDS) -> None:
     """This tree and ``other``, side by side in one run (see the module's docstring)."""
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         redis_port = int(os.environ.get("BENCH_REDIS_PORT") or free_port())
@@ -458,15 +504,19 @@ def compare(other: Path) -> None:
                 _serve_tree(checkout, folder, redis_port, (1 + 2 * number, 2 + 2 * number), stack)
             )
         load_before = _load()
-        _compare_rounds(trees)
+        _compare_rounds(trees, rounds)
+        for _ in range(IN_PROCESS_ROUNDS - 1):  # the first was measured as each tree started
+            for tree in reversed(trees):
+                tree.measure_again()
         load_after = _load()
         print(
             f"Side by side through gunicorn ({WORKERS} workers each, production settings), "
-            f"SQLite, Redis, ab -c {CONCURRENCY}: {COMPARE_ROUNDS} rounds, each endpoint of "
+            f"SQLite, Redis, ab -c {CONCURRENCY}: {rounds} rounds, each endpoint of "
             f"each tree next to that tree's bare endpoint ({COMPARE_REQUESTS} requests each), "
             f"the trees' order swapped every round; load average {load_before} before, "
             f"{load_after} after. Median share of bare (rounds' spread); queries warm, Redis "
-            "round trips, in process over bare:"
+            f"round trips, in process over bare and CPU in process (medians of {IN_PROCESS_ROUNDS} "
+            "measurements, the trees in turn):"
         )
         width = max(len(name) for name in trees[0].endpoints)
         print(f"  {'':{width}s}  " + "  ".join(f"{tree.label:>42s}" for tree in trees))
@@ -476,11 +526,11 @@ def compare(other: Path) -> None:
             cells = []
             for tree in trees:
                 ratios = tree.ratios[name]
-                _, warm, trips, in_process = tree.counts[name]
+                _, warm, trips, in_process = tree.counts[name][:4]
                 extra = in_process - tree.counts[BARE][3]
                 cells.append(
                     f"{statistics.median(ratios):6.1%} ({min(ratios):.0%}-{max(ratios):.0%}) "
-                    f"{warm}q {trips}r +{extra:.2f} ms"
+                    f"{warm}q {trips}r +{extra:.2f} ms, CPU {_cpu(tree.counts, name)}"
                 )
             print(f"  {name:{width}s}  " + "  ".join(f"{cell:>42s}" for cell in cells))
 
@@ -488,8 +538,11 @@ def compare(other: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", type=Path, help="another checkout, measured side by side")
+    parser.add_argument(
+        "--rounds", type=int, default=COMPARE_ROUNDS, help="rounds of --against (a short run: 2)"
+    )
     arguments = parser.parse_args()
     if arguments.against:
-        compare(arguments.against)
+        compare(arguments.against, arguments.rounds)
     else:
         main()

@@ -120,6 +120,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # One request's shared-cache reads together: the session with the keys the page will need
+    # for the user the signed viewer cookie names, one Redis round trip (firenze_site/prefetch.py).
+    "firenze_site.prefetch.PrefetchMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

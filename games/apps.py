@@ -11,7 +11,9 @@ class GamesConfig(AppConfig):
         from allauth.account.signals import email_confirmed
         from django.db.models.signals import post_delete, post_save
 
+        from firenze_site import prefetch
         from games import (
+            pagecache,
             since,
             tasks,  # noqa: F401 - registers the Celery tasks play.py queues by name
         )
@@ -22,4 +24,5 @@ class GamesConfig(AppConfig):
         post_save.connect(game_saved, sender=Game, dispatch_uid="games.versions")
         post_save.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_saved")
         post_delete.connect(seat_changed, sender=Seat, dispatch_uid="games.lobby.seat_deleted")
+        prefetch.wants(pagecache.wanted_keys)  # the page's slot, read with the session
         since.connect()  # what happened since a player's last turn: their view then

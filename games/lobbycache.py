@@ -1,6 +1,8 @@
 """The lobby's list of open games, drawn once per change of the open games rather than once per
 visitor: every visitor sees the same list, and it changes only when a table is created, fills,
-starts or is cancelled, while it is read far more often than that."""
+starts or is cancelled, while it is read far more often than that. Each page of the list is kept
+with the generation it was drawn at, and read together with the current generation: one Redis
+round trip."""
 
 from __future__ import annotations
 
@@ -30,7 +32,7 @@ def _bump() -> None:
         cache.set(GENERATION_KEY, time.time_ns(), None)
 
 
-def _generation() -> int:
+def _first_generation() -> int:
     cache.add(GENERATION_KEY, time.time_ns(), None)
     return cache.get(GENERATION_KEY) or 0
 
@@ -46,9 +48,14 @@ def page_param(raw: str | None) -> str:
 def drawn_list(page: str, signed_in: bool, draw: Callable[[], str]) -> str:
     """The list's HTML for a page in the current language, from the cache or drawn now (an
     empty lobby invites signed-in visitors to start a game)."""
-    key = f"lobby:list:{_generation()}:{page}:{int(signed_in)}:{translation.get_language()}"
-    html = cache.get(key)
-    if html is None:
-        html = draw()
-        cache.set(key, html, TTL_SECONDS)
+    key = f"lobby:list:{page}:{int(signed_in)}:{translation.get_language()}"
+    found = cache.get_many([GENERATION_KEY, key])
+    generation = found.get(GENERATION_KEY)
+    if generation is None:
+        generation = _first_generation()
+    kept = found.get(key)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == generation:
+        return kept[1]
+    html = draw()
+    cache.set(key, (generation, html), TTL_SECONDS)
     return html

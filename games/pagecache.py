@@ -1,12 +1,18 @@
 """The game page, rendered once per game version and viewer, then served from the shared cache.
 
 A game page is the same for one viewer until the game changes, so it is kept in the shared cache
-under a key made of everything it is drawn from: the game row (version, table talk version,
+with a key made of everything it is drawn from: the game row (version, table talk version,
 status, last change), its seats (players, names, absences, autopilot, resignations), the viewer
 (user and seat: each seat sees its own hand, so a page is never served to anyone else), the
 kind of page (whole page or its htmx part), time zone, language, the "time left" as written and
 the invite token in the URL. The same key, hashed, is the page's ETag: a browser that has it
 gets 304 Not Modified.
+
+A signed-in player's page is kept in their own slot for the game and kind of page, the key
+stored beside the page and compared when it is read: the slot's name needs nothing but the
+game, the player and the kind of page, so it is read together with the session before the
+game's head is (firenze_site.prefetch, ``wanted_keys``), the whole signed-in page in one Redis
+round trip. A visitor's page (shared by every visitor) is kept under its key.
 
 What differs per request is filled in when the page is served: the CSRF token and a private
 game's poll token (bound to the viewer's session: games.versions; the cached page holds an
@@ -212,17 +218,45 @@ def etag_for(request: HttpRequest, key: str) -> str:
     return '"' + hashlib.sha256(seen_by.encode()).hexdigest()[:32] + '"'
 
 
-def _cache_key(head: Head, key: str) -> str:
-    # "pages", not "page": what it holds changed from the bare HTML to a Drawn.
-    return f"game-pages:{head.game_id}:{head.version}:{key}"
+def partial_of(request: HttpRequest) -> str | None:
+    """The part of the page a request asks for: the game's part for htmx (not a boosted
+    link, which wants the whole page), else the whole page (None)."""
+    htmx = getattr(request, "htmx", None)
+    return "game" if htmx and not htmx.boosted else None
+
+
+def slot(game_id: int, user_id: int, partial: str | None) -> str:
+    """Where a signed-in player's page of a game is kept (the key inside says which)."""
+    return f"game-page:{game_id}:u{user_id}:{partial or 'page'}"
+
+
+def _cache_key(viewer: Viewer, head: Head, partial: str | None, key: str) -> str:
+    if viewer.signed_in:
+        return slot(head.game_id, viewer.user.pk, partial)
+    return f"game-page:{head.game_id}:v{head.version}:{key}"
+
+
+def wanted_keys(request: HttpRequest, user_id: int) -> list[str]:
+    """The slot a game page's request will read for this user (firenze_site.prefetch)."""
+    match = request.resolver_match
+    if match is None or match.view_name != "games:detail" or request.method != "GET":
+        return []
+    pk = match.kwargs.get("pk")
+    return [slot(pk, user_id, partial_of(request))] if isinstance(pk, int) else []
 
 
 class Drawn(NamedTuple):
     """A page as the cache keeps it: its HTML and the versions it shows (games.shown), kept
-    together so no one reads them back out of the HTML."""
+    together so no one reads them back out of the HTML, and the page's key."""
 
     html: str
     shown: shown.Versions | None
+    key: str = ""
+
+
+def _kept(found: Any, key: str) -> Drawn | None:
+    """The page a slot holds, if it is the one this key describes."""
+    return found if isinstance(found, Drawn) and found.key == key else None
 
 
 def serve(
@@ -234,21 +268,23 @@ def serve(
 ) -> HttpResponse:
     """The page from the cache (or 304), drawing and storing it with ``render_page`` first if
     it is not there. ``render_page`` must use the placeholders (see render_game_page)."""
-    key = page_key(Viewer.of(request), head, partial)
+    viewer = Viewer.of(request)
+    key = page_key(viewer, head, partial)
     # Masked anew on each call (random bytes): asked once, for the forms and the ETag's secret.
     csrf_token = get_token(request)
     etag = etag_for(request, key)
     if etag in _if_none_match(request):
         # The browser's copy is this version's page; what the rest of the request reads (the
-        # viewer's count, their last look: firenze_site.prefetch) in one round trip.
+        # viewer's count, their last look: firenze_site.prefetch) read with the session.
         prefetch.get_many(request, [])
         response = shown.mark(HttpResponse(status=304), (head.version, head.chat_version))
     else:
-        # The page, with what the rest of the request will read: one round trip.
-        drawn = prefetch.get_many(request, [_cache_key(head, key)]).get(_cache_key(head, key))
+        # The page, with what the rest of the request will read: read with the session.
+        where = _cache_key(viewer, head, partial, key)
+        drawn = _kept(prefetch.get_many(request, [where]).get(where), key)
         if drawn is None:
-            drawn = render_page()
-            cache.set(_cache_key(head, key), drawn, TTL_SECONDS)
+            drawn = render_page()._replace(key=key)
+            cache.set(where, drawn, TTL_SECONDS)
         html = drawn.html
         html = html.replace(CSRF_PLACEHOLDER, csrf_token)
         if POLL_PLACEHOLDER in html:
@@ -301,8 +337,10 @@ def draw_players_pages(game_id: int) -> int:
         # Drawn as the player's own request would be: in their time zone and language.
         zone = timezone.override(user.zone) if user.zone else nullcontext()
         with zone, translation.override(user.language or settings.LANGUAGE_CODE):
-            key = _cache_key(found, page_key(viewer, found, "game"))
-            if cache.get(key) is None:
-                cache.set(key, render_game_page(viewer, game, seats, "game"), TTL_SECONDS)
+            key = page_key(viewer, found, "game")
+            where = _cache_key(viewer, found, "game", key)
+            if _kept(cache.get(where), key) is None:
+                page_now = render_game_page(viewer, game, seats, "game")._replace(key=key)
+                cache.set(where, page_now, TTL_SECONDS)
                 drawn += 1
     return drawn

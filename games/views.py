@@ -331,7 +331,7 @@ def detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     The browser keeps it but asks every time (no-cache, ETag): Back must not show a stale
     position whose buttons the server then refuses (games.js also reloads a page restored from
     bfcache); an unchanged page costs a 304."""
-    partial = "game" if request.htmx and not request.htmx.boosted else None
+    partial = pagecache.partial_of(request)
     head = pagecache.head(pk)
     if head is None:
         raise Http404(_("No such game."))

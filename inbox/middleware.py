@@ -9,8 +9,8 @@ here for the signed-in player on every response.
 The game page's ETag (games.pagecache) says nothing of these parts, so the count is added to
 every ETag here (``"…-i3"``) and taken off a browser's If-None-Match before the view compares
 it; a 304 for a page whose count has changed since is answered with the page instead. The count
-and the player's last look are read together with the cached page, in one Redis round trip
-(firenze_site.prefetch: ``wanted_keys``).
+and the player's last look are read together with the session and the cached page, in one
+Redis round trip (firenze_site.prefetch: ``wanted_keys``).
 
 It also records that the player looked at a game (inbox.seen) when its page, or the answer to
 their move, is served, at the versions the response says it shows (games.shown).
@@ -25,7 +25,6 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from firenze_site import prefetch
 from games import shown
 from inbox import counts, seen
 
@@ -39,10 +38,6 @@ class InboxMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        with prefetch.scope():
-            return self._respond(request)
-
-    def _respond(self, request: HttpRequest) -> HttpResponse:
         # The session and the user are read only when a response needs them: the version
         # poll, answered without either, stays so.
         sent_counts = _strip_count(request) if request.META.get("HTTP_IF_NONE_MATCH") else None
@@ -80,18 +75,15 @@ def _count_changed(request: HttpRequest, sent: set[int]) -> bool:
     return counts.waiting_count(user) not in sent
 
 
-def wanted_keys(request: HttpRequest) -> list[str]:
-    """What the middleware will read after a game page's view (firenze_site.prefetch): the
-    viewer's count, and their last look at the game."""
-    user = getattr(request, "user", None)
-    if user is None or not user.is_authenticated:
-        return []
-    keys = [counts.key(user.pk)]
+def wanted_keys(request: HttpRequest, user_id: int) -> list[str]:
+    """What the middleware will read for this user after the view (firenze_site.prefetch):
+    their count, and their last look at the game a game page shows."""
+    keys = [counts.key(user_id)]
     match = request.resolver_match
     if match is not None and match.app_name == "games" and match.url_name in LOOKED:
         pk = match.kwargs.get("pk")
         if isinstance(pk, int):
-            keys.append(seen.key(user.pk, pk))
+            keys.append(seen.key(user_id, pk))
     return keys
 
 

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
+from firenze_site import viewer_cookie
 from games import lobby
 from games.models import Game, Move
 from games.play import record_move
@@ -74,9 +75,11 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def signed_in(user) -> Client:
-    """A browser of its own, signed in as ``user``."""
+    """A browser of its own, signed in as ``user``, with the viewer cookie signing in sets
+    (firenze_site.viewer_cookie)."""
     client = Client()
     client.force_login(user)
+    client.cookies[viewer_cookie.NAME] = viewer_cookie.signed(user.pk)
     return client
 
 
