@@ -131,7 +131,7 @@ class Record:
     ended: list[float] = field(default_factory=list)  # time.monotonic() each game was over
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def request(self, status: int | None) -> None:
+    def request(self, status: int | None, ms: float = 0.0) -> None:
         with self.lock:
             if status is None:
                 self.cut += 1
@@ -147,7 +147,7 @@ def http(
 ) -> tuple[int | None, str, float]:
     """One request of a player's browser (bench.stack.request), counted."""
     status, location, ms = request(base, path, session, data)
-    record.request(status)
+    record.request(status, ms)
     return status, location, ms
 
 
@@ -585,8 +585,9 @@ def check_moves(record: Record, lines: list[str]) -> list[str]:
                     )
                     continue
                 position += 1
-            elif attempt.status is None:
-                # Cut off: applied if the log has it next and the game moved on before the
+            elif attempt.status is None or attempt.status >= 500:
+                # Cut off (or answered by a node losing its database midway, a 5xx counted
+                # apart): applied if the log has it next and the game moved on before the
                 # player's next POST (which was then sent against a newer version).
                 later = attempts[number + 1] if number + 1 < len(attempts) else None
                 if here and (later is None or later.version != attempt.version):
