@@ -1,7 +1,7 @@
 """The club pages in Chromium (clubs/): a club with its ladder, its members and the list of
 clubs pass axe on a desktop and a phone, light and dark, in English and German, and nothing
 scrolls sideways; a member challenges from the keyboard and the ladder answers in place (htmx).
-Screenshots go to test-artifacts/screenshots/ (club-*.png)."""
+Screenshots go to test-artifacts/screenshots/ (club-*.jpg)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The tournament pages in Chromium, as players meet them from sign-up to the final standings:
 axe finds nothing on a desktop or a phone, light or dark, in English or German; nothing scrolls
 sideways on a phone; signing up works from the keyboard; the standings update without a
-reload. Screenshots of each page go to test-artifacts/screenshots/ (tournament-*.png)."""
+reload. Screenshots of each page go to test-artifacts/screenshots/ (tournament-*.jpg)."""
 
 from __future__ import annotations
 
