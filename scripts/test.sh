@@ -2,11 +2,11 @@
 # The whole suite, as `make test` runs it (after the deploy check): the SQLite tests on two
 # pytest-xdist workers (whole files per worker: a module's fixtures and the browser and live
 # server are built once per worker) while the PostgreSQL tests run beside them on a throw-away
-# cluster, with the tests marked `beside` (they wait on servers of their own). Both parts
-# mostly wait (browsers, servers, subprocesses), so on two cores they overlap well. The workers
-# take the files in collection order, the long ones first (tests/conftest.py): xdist's own
-# order (most tests first) left a lone long test to end the run. Each part prints its 20
-# slowest tests; the run ends with its wall and CPU time.
+# cluster, with the tests marked `beside` (they wait on servers or processes of their own).
+# Both parts mostly wait (browsers, servers, subprocesses), so on two cores they overlap well.
+# The workers take the files in collection order, the long ones first (tests/conftest.py):
+# xdist's own order (most tests first) left a lone long test to end the run. Each part prints
+# its 20 slowest tests; the run ends with its wall and CPU time.
 # Extra pytest options for both parts: scripts/test.sh -p randomly. TEST_PATHS: fewer tests.
 # TEST_WORKERS: the SQLite part's workers (2; 3 or auto to try, docs/operations.md).
 set -uo pipefail
@@ -22,8 +22,10 @@ start=$(date +%s)
 trap 'scripts/postgres.sh stop' EXIT
 # The lane beside collects only the files that mark tests `postgres` or `beside` (tests/conftest.py
 # checks that every such test's file says so): collecting all the tests costs about 12 s of CPU,
-# twice, at the moments the SQLite workers start and work.
-mapfile -t BESIDE_PATHS < <(grep -rlE --include='test_*.py' 'mark\.(postgres|beside)' "${PATHS[@]}" | sort)
+# those 19 files 5, twice, while the SQLite workers start and work.
+mapfile -t BESIDE_PATHS < <(
+    grep -rlE --include='test_*.py' 'mark\.(postgres|beside)' "${PATHS[@]}" | sort
+)
 # The tests marked `beside` run after the PostgreSQL tests, in a process of their own: the
 # cluster rehearsal leaves the test process's broker connections behind it, and the email
 # tests that stop and restart their broker then waited in vain for its sweep.
