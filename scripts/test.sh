@@ -22,7 +22,7 @@ start=$(date +%s)
 trap 'scripts/postgres.sh stop' EXIT
 # The lane beside collects only the files that mark tests `postgres` or `beside` (tests/conftest.py
 # checks that every such test's file says so): collecting all the tests costs about 12 s of CPU,
-# its 20 files 5, twice, while the SQLite workers start and work.
+# its 21 files 5, twice, while the SQLite workers start and work.
 MARKS='mark\.(postgres|beside)'
 BESIDE_PATHS=()
 for path in "${PATHS[@]}"; do
