@@ -6,7 +6,10 @@ names in the rules tests, so a log line reads the same everywhere.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -67,6 +70,27 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+LANE_MARK = re.compile(r"mark\.(postgres|beside)")
+
+
+def pytest_itemcollected(item) -> None:
+    """make test's lane beside the SQLite workers collects only the files that say
+    ``mark.postgres`` or ``mark.beside`` (scripts/test.sh): a test given either mark another
+    way would run in neither part, so collecting it fails here."""
+    if not (item.get_closest_marker("postgres") or item.get_closest_marker("beside")):
+        return
+    if not LANE_MARK.search(_source(str(item.path))):
+        raise pytest.UsageError(
+            f"{item.nodeid} is marked postgres or beside, but its file never says "
+            "pytest.mark.postgres or pytest.mark.beside (scripts/test.sh looks for that text)"
+        )
+
+
+@functools.cache
+def _source(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8")
 
 
 @pytest.hookimpl(trylast=True)

@@ -9,6 +9,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+# Most of these start manage.py in processes of their own (seconds each) and wait for them, not
+# for the test database: make test runs them in the lane beside the SQLite workers.
+pytestmark = pytest.mark.beside
+
 ROOT = Path(__file__).resolve().parent.parent
 # What production sets (README, Configuration); nothing here is contacted by these commands.
 PRODUCTION = {

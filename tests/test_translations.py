@@ -19,6 +19,10 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+# Waits on gettext's processes (makemessages, msgfmt), not on the test database: make test runs
+# it in the lane beside the SQLite workers (scripts/test.sh).
+pytestmark = pytest.mark.beside
+
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
 # gettext's plural rule of each language: French counts 0 as singular ("0 brique").

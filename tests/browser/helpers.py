@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,11 +27,25 @@ TIMEOUT_MS = 10_000
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
 
 
-def screenshot(page, name: str) -> Path:
-    """A full-page screenshot under test-artifacts/screenshots/ (gitignored)."""
+# Full-page screenshots are JPEG: a long page on a phone is 780 px by 10,000-50,000 (device
+# scale 2), and Chromium took two to three times as long to encode it as PNG (the suite's
+# screenshots are about 1,400 megapixels). Nothing compares their pixels; people look at them.
+FULL_PAGE = {"full_page": True, "type": "jpeg", "quality": 80}
+
+
+def screenshot(page, name: str, **options: Any) -> Path:
+    """A full-page screenshot under test-artifacts/screenshots/ (gitignored), as JPEG."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / (re.sub(r"[^\w.-]+", "-", name) + ".png")
-    page.screenshot(path=str(path), full_page=True)
+    path = SCREENSHOTS / (re.sub(r"[^\w.-]+", "-", name) + ".jpg")
+    page.screenshot(path=str(path), **FULL_PAGE, **options)
+    return path
+
+
+def part_screenshot(locator, name: str) -> Path:
+    """One element of the page (the board, the log...), as JPEG: it may be as long as the page."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / (re.sub(r"[^\w.-]+", "-", name) + ".jpg")
+    locator.screenshot(path=str(path), type="jpeg", quality=80)
     return path
 
 
@@ -171,9 +188,25 @@ def user_of_seat(game: Game, number: int):
     return get_user_model().objects.get(seats__game=game, seats__number=number)
 
 
+@contextmanager
+def no_redraws() -> Iterator[None]:
+    """While a test sets a position up, no page of the steps on the way is drawn ahead: after
+    every committed step (the bots' too) the eager Celery of the tests drew every seated
+    player's page, which the next step made stale at once; three quarters of the CPU of
+    playing a game to turn 29. A page nobody drew is drawn when it is asked for (the views'
+    cache miss), as after a cache restart; redraws themselves: tests/web/test_redraws.py."""
+    with mock.patch("games.redraws.after_commit"):
+        yield
+
+
 def play_greedily_until(game: Game, person, until, max_steps: int = 3000) -> Game:
     """Play the people's steps greedily (bots play theirs) until ``until(state, seat)`` holds
     with ``person`` to act."""
+    with no_redraws():
+        return _play_greedily_until(game, person, until, max_steps)
+
+
+def _play_greedily_until(game: Game, person, until, max_steps: int) -> Game:
     seat = game.seats.get(user=person).number
     for _ in range(max_steps):
         game.refresh_from_db()
@@ -191,6 +224,11 @@ def play_greedily_until(game: Game, person, until, max_steps: int = 3000) -> Gam
 def play_greedily(game: Game, person, *, until_turn: int) -> Game:
     """Play ``person``'s steps with the greedy bot (the real bot seats play themselves) until
     turn ``until_turn`` starts with ``person`` to act: a mid-game board to look at."""
+    with no_redraws():
+        return _play_greedily(game, person, until_turn)
+
+
+def _play_greedily(game: Game, person, until_turn: int) -> Game:
     seat = game.seats.get(user=person).number
     while True:
         game.refresh_from_db()

@@ -1,6 +1,6 @@
 """The API tokens page as a player uses it: make a token (the password asked again), copy it
 from the one page that shows it, see it listed, revoke it; axe-clean on a desktop and a phone,
-in English and German, with screenshots (test-artifacts/screenshots/api-tokens-*.png)."""
+in English and German, with screenshots (test-artifacts/screenshots/api-tokens-*.jpg)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games.rules.firenze import rules
 from tests.browser.helpers import (
-    SCREENSHOTS,
+    part_screenshot,
     play_greedily_until,
     screenshot,
     started_game,
@@ -66,9 +66,7 @@ def test_it_follows_the_colour_scheme_the_system_asks_for(new_page, game_mid_tur
             ink = page.locator("#board .card-name").first.evaluate("e => getComputedStyle(e).color")
             assert ink == "rgb(43, 33, 28)", ink
             for part in ("panel", "board", "players"):
-                page.locator(f"#{part}").screenshot(
-                    path=str(SCREENSHOTS / f"{device}-{scheme}-{name}-{part}.png")
-                )
+                part_screenshot(page.locator(f"#{part}"), f"{device}-{scheme}-{name}-{part}")
         page.context.close()
 
 

@@ -13,7 +13,7 @@ from bots.models import BotMatchup, BotRating, Review
 from games.models import Game
 from players.ratings import NEW
 from tests.browser.helpers import screenshot, started_game, user
-from tests.browser.screens import every_screen
+from tests.browser.screens import each_screen, share
 from tests.browser.test_accessibility import blocking_violations
 from tests.browser.worlds import shared_world
 from tests.web.helpers import fast_forward
@@ -55,8 +55,10 @@ def build_cast():
     return {"anna": anna, "ben": ben, "finished": finished, "review": reviewed(finished, anna)}
 
 
-@every_screen
+@each_screen
 def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, dark, language):
+    """This screen's share of the pages (tests/browser/screens.py): each page on two screens
+    opposite in device, scheme and language."""
     anna = cast["anna"]
     anna.language = language
     anna.save(update_fields=["language"])
@@ -71,6 +73,8 @@ def test_the_bot_pages_are_clean_and_readable(new_page, cast, phone, dark, langu
         ("replay-review", anna, f"/games/{cast['finished'].pk}/replay/?step={first}"),
         ("replay-ask", cast["ben"], f"/games/{cast['finished'].pk}/replay/"),
     ]
+    pages = share(pages, phone, dark, language)
+    assert pages
     problems = []
     for name, who, path in pages:
         page = new_page(phone=phone, dark=dark, language=language, user=who)

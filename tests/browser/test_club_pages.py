@@ -1,7 +1,7 @@
 """The club pages in Chromium (clubs/): a club with its ladder, its members and the list of
 clubs pass axe on a desktop and a phone, light and dark, in English and German, and nothing
 scrolls sideways; a member challenges from the keyboard and the ladder answers in place (htmx).
-Screenshots go to test-artifacts/screenshots/ (club-*.png)."""
+Screenshots go to test-artifacts/screenshots/ (club-*.jpg)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from clubs import challenges, membership
 from clubs.models import Challenge, ClubTournament
 from games import lobby, resign
 from tests.browser.helpers import overflow, screenshot, user
-from tests.browser.screens import every_screen
+from tests.browser.screens import each_screen, share
 from tests.browser.test_accessibility import blocking_violations
 from tests.browser.worlds import shared_world
 from tournaments import signup
@@ -52,8 +52,10 @@ def build_club():
     return {"club": club, "players": players}
 
 
-@every_screen
+@each_screen
 def test_the_club_pages_pass_axe_and_fit_the_screen(new_page, club, phone, dark, language):
+    """This screen's share of the pages (tests/browser/screens.py): each page on two screens
+    opposite in device, scheme and language."""
     players, slug = club["players"], club["club"].slug
     for player in players:
         player.language = language
@@ -68,6 +70,8 @@ def test_the_club_pages_pass_axe_and_fit_the_screen(new_page, club, phone, dark,
         ("new", players[2], "/clubs/new/"),
         ("settings", players[0], f"/clubs/{slug}/settings/"),
     ]
+    pages = share(pages, phone, dark, language)
+    assert pages
     problems = []
     for name, who, path in pages:
         page = new_page(phone=phone, dark=dark, language=language, user=who)

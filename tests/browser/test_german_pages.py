@@ -1,6 +1,6 @@
 """Every page in German, on a desktop and a phone: German words are long, and nothing may
 overflow the screen or leave a button unreadable. Screenshots go to
-test-artifacts/screenshots/ (de-desktop-page-*.png, de-phone-page-*.png) to look at."""
+test-artifacts/screenshots/ (de-desktop-page-*.jpg, de-phone-page-*.jpg) to look at."""
 
 from __future__ import annotations
 

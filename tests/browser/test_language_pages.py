@@ -2,7 +2,7 @@
 the next (so every page on both, every language on both): nothing overflows the screen, no
 text runs out of its box (a button, a label, a cell, a heading), every button can be read, and
 the visible text has no English left (tests/web/test_german's word list, less the words of the
-language itself). Screenshots go to test-artifacts/screenshots/ (it-desktop-page-*.png,
+language itself). Screenshots go to test-artifacts/screenshots/ (it-desktop-page-*.jpg,
 fr-phone-page-*.png, ...) to look at."""
 
 from __future__ import annotations

@@ -14,9 +14,9 @@ from playwright.sync_api import expect
 from games import lobby
 from games.models import Absence
 from tests.browser.helpers import (
-    SCREENSHOTS,
     low_contrast_buttons,
     overflow,
+    part_screenshot,
     play_greedily,
     screenshot,
     started_game,
@@ -101,9 +101,7 @@ def test_every_page_fits_the_screen_and_its_buttons_can_be_read(new_page, cast, 
             viewport_screenshot(page, f"{device}-page-{name}-top")
             for part in ("board", "players", "log", "status"):
                 if page.locator(f"#{part}").count():
-                    page.locator(f"#{part}").screenshot(
-                        path=str(SCREENSHOTS / f"{device}-page-{name}-{part}.png")
-                    )
+                    part_screenshot(page.locator(f"#{part}"), f"{device}-page-{name}-{part}")
         page.context.close()
     assert not problems, "\n".join(problems)
 

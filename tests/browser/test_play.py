@@ -19,13 +19,13 @@ from tests.browser.helpers import (
     act,
     first,
     offered,
-    play_greedily,
     screenshot,
     started_game,
     user,
     user_of_seat,
     version,
 )
+from tests.browser.test_pages import cast  # noqa: F401 (the fixture)
 from tests.factories import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -173,9 +173,9 @@ def test_the_other_players_page_follows_a_move_through_the_poll(new_page):
     screenshot(watching_page, "desktop-07-other-player-followed")
 
 
-def test_a_mid_game_board_reads_on_desktop_and_phone(new_page):
-    anna = user("anna")
-    game = play_greedily(started_game(anna, bots=3, seed=2024), anna, until_turn=29)
+def test_a_mid_game_board_reads_on_desktop_and_phone(new_page, cast):  # noqa: F811
+    # Anna against three bots at turn 29: the page sweeps' game, built once per test process.
+    anna, game = cast["anna"], cast["playing"]
     for phone in (False, True):
         page = new_page(phone=phone, user=anna)
         page.goto(f"/games/{game.pk}/")

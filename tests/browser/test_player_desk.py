@@ -17,6 +17,7 @@ from tests.browser.helpers import (
     user,
     viewport_screenshot,
 )
+from tests.browser.helpers import screenshot as full_page_screenshot
 from tests.browser.screens import each_screen, share
 from tests.browser.test_accessibility import blocking_violations
 from tests.browser.worlds import shared_world
@@ -27,10 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def screenshot(page, name: str):
     """A full-page screenshot; long phone pages take a while on a loaded machine."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True, timeout=90_000)
-    return path
+    return full_page_screenshot(page, name, timeout=90_000)
 
 
 @pytest.fixture

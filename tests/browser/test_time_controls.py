@@ -1,7 +1,7 @@
 """Time controls in the browser (issue 22): the create form's clock options, chosen with the
 keyboard, and everyone's clock on the game page's strip and in My games, on a desktop and a
 phone, in English and German; axe finds nothing, and nothing scrolls sideways. Screenshots go to
-test-artifacts/screenshots/clock-*.png."""
+test-artifacts/screenshots/clock-*.jpg."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The tournament pages in Chromium, as players meet them from sign-up to the final standings:
 axe finds nothing on a desktop or a phone, light or dark, in English or German; nothing scrolls
 sideways on a phone; signing up works from the keyboard; the standings update without a
-reload. Screenshots of each page go to test-artifacts/screenshots/ (tournament-*.png)."""
+reload. Screenshots of each page go to test-artifacts/screenshots/ (tournament-*.jpg)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.helpers import TIMEOUT_MS, overflow, screenshot
-from tests.browser.screens import every_screen
+from tests.browser.screens import each_screen, share
 from tests.browser.test_accessibility import AXE_OPTIONS, blocking_violations
 from tests.browser.worlds import shared_world
 from tests.web.tournament_helpers import end_game, end_round, field, started, table_users
@@ -90,13 +90,17 @@ def pages_of(events) -> list[tuple[str, object, str]]:
     ]
 
 
-@every_screen
+@each_screen
 def test_the_tournament_pages_pass_axe_and_fit_the_screen(new_page, events, phone, dark, language):
+    """This screen's share of the pages (tests/browser/screens.py): each page on two screens
+    opposite in device, scheme and language."""
+    pages = share(pages_of(events), phone, dark, language)
+    assert pages
     problems = []
     for user in events["players"]:
         user.language = language
         user.save(update_fields=["language"])
-    for name, user, path in pages_of(events):
+    for name, user, path in pages:
         page = new_page(phone=phone, dark=dark, language=language, user=user)
         response = page.goto(path)
         assert response.status == 200, (name, response.status)
@@ -106,9 +110,8 @@ def test_the_tournament_pages_pass_axe_and_fit_the_screen(new_page, events, phon
         width, window = overflow(page)
         if width > window:
             problems.append(f"{name}: {width}px wide in a {window}px window")
-        if not dark:
-            screen = "phone" if phone else "desktop"
-            screenshot(page, f"tournament-{name}-{screen}-{language}")
+        screen = ("phone" if phone else "desktop") + ("-dark" if dark else "")
+        screenshot(page, f"tournament-{name}-{screen}-{language}")
         page.context.close()
     assert not problems, "\n".join(problems)
 

@@ -19,7 +19,9 @@ from django.conf import settings
 
 from tests.web.test_german import cast, client_for, pages  # noqa: F401 (cast: a fixture)
 
-pytestmark = pytest.mark.django_db
+# It waits on the checker's Java process (seconds of CPU of its own), not on the test database:
+# make test runs it in the lane beside the SQLite workers.
+pytestmark = [pytest.mark.django_db, pytest.mark.beside]
 
 CURRENT = Path(settings.BASE_DIR) / ".venv" / "vnu" / "vnu.jar"
 HTMX_ATTRIBUTE = re.compile(r"Attribute “hx-[a-z-:]+” not allowed")

@@ -196,6 +196,7 @@ def test_saving_a_webhook_asks_no_dns(anna, settings, monkeypatch):
     assert "points to a private or local address" in local.content.decode()
 
 
+@pytest.mark.beside  # waits on a web process of its own: make test runs it beside the workers
 def test_the_tasks_queued_by_name_are_registered_in_a_web_process():
     """A web process imports no tasks module itself: the apps register the tasks that the
     outbox and the move service queue by name (else the queueing fails, and a row waits for
