@@ -733,7 +733,8 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     sequence.join(300)
     played = time.monotonic() - started
     say("cluster: waiting for the last emails...")
-    soak.settle(plan)
+    own = [user.pk for table in tables for user in table.players]
+    soak.settle(plan, own)
     supervisor.stopping.set()
     soak.create_and_join = create_and_join
     time.sleep(3)  # the last events reach the clients
@@ -750,9 +751,9 @@ def play(options: argparse.Namespace, cluster: Cluster, mailbox: Mailbox, say: A
     lines.append(f"worker node 2 was killed while running {faults.running or 'no task seen'}")
     if Counter(record.games.values()).get("unfinished"):
         problems.append("some games did not finish")
-    problems += soak.check_replay(lines)
+    problems += soak.check_replay(own, plan, lines)
     problems += soak.check_moves(record, lines)
-    problems += soak.check_emails(mailbox, lines)
+    problems += soak.check_emails(mailbox, own, lines)
     problems += check_errors(record, faults, lines)
     problems += check_beat(cluster, lines)
     problems += check_streams(clients, log, lines)

@@ -438,8 +438,11 @@ def run(plan: Plan, database_url: str, directory: Path, *, say: Any = print) -> 
         record.faults_on = False
         played = time.monotonic() - started
         say("soak: waiting for the last emails...")
-        settle(plan)
-        report = check(record, mailbox, played, plan, faults.errors)
+        # Only the soak's own rows are checked: its players', and the games they made (a
+        # database shared with anything else, a test's say, holds others).
+        players = [user.pk for table in tables for user in table.players]
+        settle(plan, players)
+        report = check(record, mailbox, played, plan, faults.errors, players)
     return report
 
 
@@ -477,12 +480,15 @@ def make_tables(plan: Plan) -> list[Table]:
     return tables
 
 
-def settle(plan: Plan) -> None:
-    """Until every email row is done with (sent, skipped or failed): a row a killed worker left
-    in "sending" is marked failed by the sweep after NOTIFICATIONS_STUCK_AFTER_SECONDS."""
+def settle(plan: Plan, players: list[int]) -> None:
+    """Until every email row of the ``players`` is done with (sent, skipped or failed): a row a
+    killed worker left in "sending" is marked failed by the sweep after
+    NOTIFICATIONS_STUCK_AFTER_SECONDS."""
     from notifications.models import Notification
 
-    open_rows = Notification.objects.filter(status__in=["pending", "sending"], digest=False)
+    open_rows = Notification.objects.filter(
+        user_id__in=players, status__in=["pending", "sending"], digest=False
+    )
     wait_until(lambda: not open_rows.exists(), "the outbox to be done with every row",
                timeout=plan.stuck_after + plan.settle_timeout)  # fmt: skip
 
@@ -501,7 +507,12 @@ class Report:
 
 
 def check(
-    record: Record, mailbox: Any, played: float, plan: Plan, fault_errors: list[str]
+    record: Record,
+    mailbox: Any,
+    played: float,
+    plan: Plan,
+    fault_errors: list[str],
+    players: list[int],
 ) -> Report:
     lines: list[str] = []
     problems = list(fault_errors)
@@ -524,9 +535,9 @@ def check(
     )
     if endings.get("unfinished"):
         problems.append(f"{endings['unfinished']} games did not finish")
-    problems += check_replay(lines)
+    problems += check_replay(players, plan, lines)
     problems += check_moves(record, lines)
-    problems += check_emails(mailbox, lines)
+    problems += check_emails(mailbox, players, lines)
     server_errors = sum(n for status, n in record.statuses.items() if status >= 500)
     kills = record.faults[FAULTS[0]]
     lines.append(
@@ -545,17 +556,23 @@ def check(
     return Report(lines, problems)
 
 
-def check_replay(lines: list[str]) -> list[str]:
+def check_replay(players: list[int], plan: Plan, lines: list[str]) -> list[str]:
+    """The games the soak's players made replay to their stored states; there are as many
+    as the plan's (a create request cut off and sent again must not have made two)."""
     from django.core.management import CommandError, call_command
 
+    from games.models import Game
+
+    games = list(Game.objects.filter(creator_id__in=players).values_list("pk", flat=True))
+    problems = [] if len(games) == plan.games else [f"{len(games)} games made, {plan.games} due"]
     out = StringIO()
     try:
-        call_command("replay_games", stdout=out)
+        call_command("replay_games", *games, stdout=out)
     except CommandError as exc:
         lines.append(f"replay: {exc}")
-        return [f"replay_games: {out.getvalue()[-2000:]}"]
+        return [*problems, f"replay_games: {out.getvalue()[-2000:]}"]
     lines.append(f"replay: {out.getvalue().strip().splitlines()[-1]} (goal: 0 differ)")
-    return []
+    return problems
 
 
 def check_moves(record: Record, lines: list[str]) -> list[str]:
@@ -607,7 +624,7 @@ def check_moves(record: Record, lines: list[str]) -> list[str]:
     return problems[:20]
 
 
-def check_emails(mailbox: Any, lines: list[str]) -> list[str]:
+def check_emails(mailbox: Any, players: list[int], lines: list[str]) -> list[str]:
     from notifications.models import Notification
 
     problems = []
@@ -615,7 +632,7 @@ def check_emails(mailbox: Any, lines: list[str]) -> list[str]:
     twice = {row: n for row, n in received.items() if n > 1}
     if twice:
         problems.append(f"emails received more than once: {twice}")
-    rows = Notification.objects.filter(channel="email")
+    rows = Notification.objects.filter(channel="email", user_id__in=players)
     by_status = Counter(rows.values_list("status", flat=True))
     turns = rows.filter(kind="your_turn")
     turn_status = Counter(turns.values_list("status", flat=True))

@@ -19,8 +19,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ TIMEOUT = 30.0
 # How long a process may take to start: a busy machine without compiled bytecode needs ~30 s.
 START_TIMEOUT = 90.0
 LOG_TAIL_LINES = 150
+# How long a worker may take to finish its task before a test's teardown kills it
+# (Stack.quiesce): an email or a sweep takes a moment, a Strong bot's turn minutes.
+QUIESCE_GRACE = 15.0
 # The stack signs sessions with this key; a harness writes its players' sessions with it.
 SECRET_KEY = "stack-only-secret-key-2b7e9d4a6c1f8e3b5d7a9c2e4f6b8d0a1c3e5f7b9d2a4c6e8f0b"
 CSRF = "stackcsrf" * 3 + "xyzab"  # a CSRF cookie of the form Django expects (32 characters)
@@ -182,6 +186,9 @@ class Process:
     name: str
     proc: subprocess.Popen
     log: Path
+    args: list[str] = field(default_factory=list)  # what started it, to start it again
+    program: list[str] | None = None
+    queues: list[str] = field(default_factory=list)  # a Celery worker's queues
 
 
 class Stack:
@@ -210,7 +217,7 @@ class Stack:
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
             )
-        process = Process(name, proc, log_path)
+        process = Process(name, proc, log_path, args, program)
         self.processes.append(process)
         return process
 
@@ -228,11 +235,13 @@ class Stack:
         the email tests use); prefork, production's default, runs them in child processes and
         is the pool that enforces the tasks' time limits."""
         options = [f"--pool={pool}"] + ([f"--concurrency={concurrency}"] if pool != "solo" else [])
-        return self.spawn(
+        process = self.spawn(
             name,
-            ["worker", *options, f"--hostname={name}@%h", "--loglevel=INFO", "-Q", queues]
-            + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
+            ["worker", *options, f"--hostname={name}@%h", "--loglevel=INFO"]
+            + ["-Q", queues, "--without-gossip", "--without-mingle", "--without-heartbeat"],
         )
+        process.queues = queues.split(",")
+        return process
 
     def start_web(self, name: str, port: int, workers: int) -> Process:
         """gunicorn with ``workers`` sync workers on the loopback, its access log (pid,
@@ -256,13 +265,18 @@ class Stack:
             "beat", ["beat", "--loglevel=INFO", "-s", str(schedule), "--pidfile", str(pidfile)]
         )
 
-    def wait_ready(self, process: Process, marker: str) -> None:
+    def wait_ready(self, process: Process, marker: str, since: int = 0) -> None:
+        """Until ``marker`` is in the process's log (after its first ``since`` bytes: a
+        process started again appends to the log of the one before)."""
+
         def ready() -> bool:
             if process.proc.poll() is not None:
                 raise AssertionError(
                     f"{process.name} exited with {process.proc.returncode}:\n{tail(process.log)}"
                 )
-            return marker in process.log.read_text(errors="replace")
+            with process.log.open("rb") as log:
+                log.seek(since)
+                return marker in log.read().decode(errors="replace")
 
         try:
             wait_until(ready, f"{process.name} to start", timeout=START_TIMEOUT)
@@ -275,7 +289,7 @@ class Stack:
         6 s...). A beat out of touch with Redis for longer than its lock's TTL stops
         (ops/beat_lock.py) and production's supervisor starts it again, as this does: how long
         an outage lasts must not decide whether the sweep ever runs after it."""
-        workers = [p for p in self.processes if p.name.startswith("worker") or p.name == "bots"]
+        workers = [p for p in self.workers() if p.proc.poll() is None]
 
         def connections(process: Process) -> int:
             return process.log.read_text(errors="replace").count("] Connected to redis://")
@@ -291,6 +305,85 @@ class Stack:
             "the workers to reconnect to Redis",
         )
 
+    # --- between tests: the workers idle, the database theirs to flush ---------------------
+
+    def workers(self) -> list[Process]:
+        return [p for p in self.processes if p.queues]
+
+    def quiesce(self, grace: float = QUIESCE_GRACE) -> list[str]:
+        """Leave the database to the caller: every worker stops taking tasks (Celery's
+        cancel_consumer) and is idle, or is killed. A test's database is flushed after it, and
+        a worker still in a task holds row locks the flush's TRUNCATE waits on (a bot thinks
+        inside its move's transaction), or takes new ones: the flush deadlocks or fails and the
+        next test finds this one's rows. A worker that answers within ``grace`` seconds with
+        nothing active, reserved or scheduled, twice, stays (a solo worker in a task cannot
+        answer at all); any other is killed with its pool, its transaction rolled back, and
+        ``resume`` starts it again. The names of the workers killed."""
+        waiting = {_node(p): p for p in self.workers() if p.proc.poll() is None}
+        if not self.broker_up():  # no command reaches them: all go, resume starts them again
+            grace = 0
+        deadline = time.monotonic() + grace
+        with self._control() as control:
+            for queue in sorted({q for p in waiting.values() for q in p.queues}) if grace else []:
+                nodes = [node for node, p in waiting.items() if queue in p.queues]
+                control.cancel_consumer(queue, destination=nodes, reply=False)
+            # Idle twice in a row: the second question is handled after the first answer, by
+            # when the cancel (which a worker applies on its next turn of the loop) has
+            # taken effect, so nothing it takes can start after it.
+            answers: Counter[str] = Counter()
+            while waiting.keys() - {n for n, times in answers.items() if times >= 2}:
+                if time.monotonic() > deadline:
+                    break
+                asked = [n for n in waiting if answers[n] < 2]
+                idle = _idle(control, asked)
+                for node in asked:
+                    answers[node] = answers[node] + 1 if node in idle else 0
+            waiting = {n: p for n, p in waiting.items() if answers[n] < 2}
+        for process in waiting.values():
+            stop_group(process.proc, timeout=0)
+        return [p.name for p in waiting.values()]
+
+    def resume(self) -> None:
+        """After ``quiesce``: drop what the last test left queued (its tasks name rows that
+        are gone), start the workers it killed again and let every worker take tasks."""
+        if not self.broker_up():
+            self.restart_broker()  # a failed outage test may have left it stopped
+        with self.redis.client() as client:
+            queues = {q for p in self.workers() for q in p.queues}
+            # kombu keeps a queue's prioritised messages under keys of their own
+            steps = ("", "\x06\x163", "\x06\x166", "\x06\x169")
+            client.delete(*(q + step for q in queues for step in steps), "unacked", "unacked_index")
+        with self._control() as control:
+            for process in self.workers():
+                if process.proc.poll() is not None:
+                    self.processes.remove(process)
+                    logged = process.log.stat().st_size
+                    again = self.spawn(process.name, process.args, program=process.program)
+                    again.queues = process.queues
+                    self.wait_ready(again, " ready.", since=logged)
+                    continue
+                for queue in process.queues:
+                    replies = control.add_consumer(
+                        queue, destination=[_node(process)], reply=True, timeout=TIMEOUT
+                    )
+                    if not replies:
+                        raise AssertionError(f"{process.name} did not take up {queue!r} again")
+
+    def broker_up(self) -> bool:
+        return self.redis.proc is not None and self.redis.proc.poll() is None
+
+    @contextlib.contextmanager
+    def _control(self) -> Iterator[Any]:
+        """Celery's remote control over this stack's broker (a fresh connection: Redis may
+        have been restarted since the last one)."""
+        from celery import Celery
+
+        app = Celery(broker=self.redis.url, set_as_current=False)
+        try:
+            yield app.control
+        finally:
+            app.close()
+
     def log_text(self, name: str) -> str:
         return next(p.log for p in self.processes if p.name == name).read_text(errors="replace")
 
@@ -302,6 +395,25 @@ class Stack:
         with contextlib.ExitStack() as stops:  # the last started stops first; all are tried
             for process in self.processes:
                 stops.callback(stop_group, process.proc)
+
+
+def _node(process: Process) -> str:
+    """A worker's node name, as Celery's remote control addresses it (--hostname=name@%h)."""
+    return f"{process.name}@{socket.gethostname()}"
+
+
+def _idle(control: Any, nodes: list[str]) -> set[str]:
+    """Those of the workers ``nodes`` that answer (a solo worker in a task cannot) with no
+    task running, waiting or scheduled (a retry with a countdown waits in the worker)."""
+    inspect = control.inspect(destination=nodes, timeout=1.0, limit=len(nodes))
+    idle = set(nodes)
+    for ask in (inspect.active, inspect.reserved, inspect.scheduled):
+        try:
+            answer = ask() or {}
+        except Exception:  # the broker restarting: none is idle yet
+            return set()
+        idle &= {node for node, tasks in answer.items() if not tasks}
+    return idle
 
 
 def children(pid: int) -> list[int]:
@@ -326,12 +438,16 @@ def start_mailbox() -> tuple[Mailbox, Callable[[], None]]:
     return mailbox, controller.stop
 
 
-def stop_group(proc: subprocess.Popen) -> None:
+def stop_group(proc: subprocess.Popen, timeout: float = 10.0) -> None:
     """stop_process for a process started in a session of its own, then whatever of its
-    children is left (a prefork worker's pool, gunicorn's workers)."""
-    stop_process(proc)
+    children is left (a prefork worker's pool, gunicorn's workers). ``timeout`` 0: SIGKILL
+    at once (a worker in a task would finish it first on SIGTERM)."""
+    if timeout > 0:
+        stop_process(proc, timeout)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
+    if proc.poll() is None:
+        proc.wait(10)
 
 
 # --- the site as a browser sees it ------------------------------------------------------------

@@ -39,6 +39,7 @@ from bench.stack import (
     RedisServer,
     Stack,
     free_port,
+    wait_until,
 )
 
 # Beat's send_pending interval, and how old a pending row must be before it picks it up.
@@ -156,13 +157,53 @@ def stack(
 
 
 @pytest.fixture
-def services(stack: Stack, transactional_db: None, request: pytest.FixtureRequest) -> Stack:
-    """The module's stack for one test: an empty mailbox, Redis up, logs on failure."""
+def services(
+    stack: Stack, transactional_db: None, request: pytest.FixtureRequest
+) -> Iterator[Stack]:
+    """The module's stack for one test: Redis up, nothing queued, every worker taking tasks,
+    an empty mailbox, logs on failure. Afterwards, before the database is flushed, every
+    worker is idle or stopped (Stack.quiesce): the flush never meets a worker in a task, and
+    the next test meets nothing of this one's, whatever the order."""
     request.node.stash[LOGS] = stack.logs
-    if stack.redis.proc is None or stack.redis.proc.poll() is not None:
-        stack.restart_broker()  # a failed outage test may have left it stopped
+    stack.resume()
     stack.mailbox.clear()
-    return stack
+    yield stack
+    killed = stack.quiesce()
+    if killed:
+        request.node.add_report_section("teardown", "stack", f"killed, busy: {killed}")
+
+
+@pytest.fixture(autouse=True)
+def database_ours_to_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test whose processes share the test database (PostgreSQL, transaction=True):
+    before pytest-django flushes it, no other session may be in a transaction. One that is
+    (a worker or server left running) would hold locks the flush waits on, or deadlock it,
+    and leave this test's rows to the next: it is ended here and the test errors, naming it.
+    Torn down after the test's own fixtures (their stacks are stopped or idle by then)."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("transaction") or connection.vendor != "postgresql":
+        return
+    try:
+        wait_until(lambda: not others_in_a_transaction(), "other sessions to end", timeout=TIMEOUT)
+    except AssertionError:
+        left = others_in_a_transaction()
+        with connection.cursor() as cursor:
+            for pid, *_ in left:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        pytest.fail(f"sessions still in a transaction on the test database, ended: {left}")
+
+
+def others_in_a_transaction() -> list[tuple]:
+    """(pid, application, state, seconds, query) of every other session of the test database
+    inside a transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid, application_name, state, extract(epoch FROM now() - xact_start)::int,"
+            " left(query, 200) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND xact_start IS NOT NULL"
+        )
+        return cursor.fetchall()
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -71,11 +71,12 @@ def delivered(services: Stack) -> Counter:
     return Counter(int(m[HEADER]) for m in services.mailbox.messages if m[HEADER])
 
 
-def settle(services: Stack, timeout: float = TIMEOUT) -> dict[int, str]:
-    """Wait until no row is pending or sending and Redis holds no task; every row's status."""
+def settle(services: Stack, games: list[Game], timeout: float = TIMEOUT) -> dict[int, str]:
+    """Wait until no row of the test's ``games`` is pending or sending and Redis holds no
+    task; those rows' statuses (only the test's own: another's never changes its result)."""
 
     def settled() -> dict[int, str] | None:
-        rows = dict(Notification.objects.values_list("pk", "status"))
+        rows = dict(Notification.objects.filter(game__in=games).values_list("pk", "status"))
         busy = [pk for pk, status in rows.items() if status in (Status.PENDING, Status.SENDING)]
         if busy or services.redis.backlog():
             return None
@@ -87,6 +88,8 @@ def settle(services: Stack, timeout: float = TIMEOUT) -> dict[int, str]:
 
 
 def assert_each_sent_row_arrived_once(services: Stack, rows: dict[int, str]) -> None:
+    """Each of the test's sent rows arrived once, and nothing else did: the mailbox is the
+    test's own (emptied before it, the workers idle after the test before it)."""
     sent = {pk for pk, status in rows.items() if status == Status.SENT}
     assert delivered(services) == Counter(sent)  # each sent row exactly once, nothing else
     assert len(services.mailbox.messages) == len(sent)  # and no email without a row
@@ -123,9 +126,10 @@ def test_a_move_over_http_emails_the_next_player_a_link_that_signs_them_in(
     # The link works once: opened again it leads to the sign-in page.
     assert "/accounts/login/" in http().get(link).url
 
-    rows = settle(services)
+    rows = settle(services, [game])
     assert {(pk, status) for pk, status in rows.items() if pk == row.pk} == {(row.pk, "sent")}
-    kinds = Counter(Notification.objects.filter(status=Status.SENT).values_list("kind", flat=True))
+    sent = Notification.objects.filter(game=game, status=Status.SENT)
+    kinds = Counter(sent.values_list("kind", flat=True))
     assert kinds == {"game_started": 2, "your_turn": 1}
     assert_each_sent_row_arrived_once(services, rows)
 
@@ -134,7 +138,7 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     services, http, anna, ben, carla, dario, caplog
 ):
     first, second = started_game(anna, ben), started_game(carla, dario)
-    settle(services)  # the game-started emails go out while Redis is up
+    settle(services, [first, second])  # the game-started emails go out while Redis is up
     assert len(services.mailbox.messages) == 4
 
     services.redis.stop()
@@ -147,7 +151,7 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     second_waiting = other_player(second, acting_user(second))
     play_turn(http(acting_user(second)), second)
 
-    turns = Notification.objects.filter(pk__gt=before)
+    turns = Notification.objects.filter(game__in=[first, second], pk__gt=before)
     assert set(turns.values_list("kind", "status")) == {("your_turn", Status.PENDING)}
     assert turns.count() == 3
     assert "not queued; the periodic sweep will pick it up" in caplog.text
@@ -161,7 +165,7 @@ def test_moves_made_while_the_broker_is_down_are_emailed_once_it_is_back(
     services.restart_broker()
     # Beat reconnects at growing intervals too, and its sweep is what picks these rows up: on a
     # machine busy with the rest of the suite that can take longer than the usual wait.
-    rows = settle(services, timeout=3 * TIMEOUT)
+    rows = settle(services, [first, second], timeout=3 * TIMEOUT)
 
     overtaken = turns.get(game=first, user=other_player(first, first_mover))
     overtaken.refresh_from_db()
@@ -181,10 +185,10 @@ def test_two_workers_racing_for_the_same_rows_send_each_email_once(
     workers = ("worker1", "worker2")
     logged_before = {worker: len(services.log_text(worker)) for worker in workers}
     pairs = [(anna, ben), (carla, dario), (anna, carla), (ben, dario), (anna, dario), (ben, carla)]
-    for creator, other in pairs:
-        started_game(creator, other)  # rows for both players, queued on commit
-    ids = list(Notification.objects.values_list("pk", flat=True))
-    assert Counter(Notification.objects.values_list("kind", flat=True)) == {
+    games = [started_game(creator, other) for creator, other in pairs]  # rows queued on commit
+    own = Notification.objects.filter(game__in=games)
+    ids = list(own.values_list("pk", flat=True))
+    assert Counter(own.values_list("kind", flat=True)) == {
         "game_started": 2 * len(pairs),
         "your_turn": len(pairs),  # the first player's, which the game-started email covers
     }
@@ -192,8 +196,8 @@ def test_two_workers_racing_for_the_same_rows_send_each_email_once(
         for pk in ids:
             send_notification.delay(pk)
 
-    rows = settle(services)
-    assert set(Notification.objects.values_list("kind", "status")) == {
+    rows = settle(services, games)
+    assert set(own.values_list("kind", "status")) == {
         ("game_started", Status.SENT),
         ("your_turn", Status.SKIPPED),
     }
@@ -226,4 +230,4 @@ def test_a_move_that_hands_the_turn_to_a_bot_succeeds_while_the_broker_is_down(
     # Nothing queues the lost play_bots again once the broker is back (a bot's turn has no
     # deadline for sweep_deadlines to find), so only the move itself is checked here.
     services.restart_broker()
-    assert_each_sent_row_arrived_once(services, settle(services))
+    assert_each_sent_row_arrived_once(services, settle(services, [game]))

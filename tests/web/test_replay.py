@@ -129,6 +129,17 @@ def test_it_exits_with_status_1_from_the_command_line(games, capsys):
     assert "1 differ" in captured.err
 
 
+def test_it_replays_only_the_games_it_is_given(games):
+    """A harness sharing its database with others (the soak in a test) names its own games:
+    another's game, even a broken one, neither counts nor fails it."""
+    mine, other = games
+    Game.objects.filter(pk=other.pk).update(state=dict(other.state, pouch=[0, 0, 0, 0, 0, 0]))
+
+    assert "Replayed 1 games: 0 differ." in replay(str(mine.pk))
+    with pytest.raises(CommandError, match=r"Replayed 1 games: 1 differ\."):
+        replay(str(other.pk))
+
+
 def test_it_reports_a_move_log_that_no_longer_replays(games):
     game = games[0]
     first = Move.objects.filter(game=game).order_by("seq").first()

@@ -53,9 +53,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--fix", action="store_true", help="Overwrite differing states.")
+        parser.add_argument("game_ids", nargs="*", type=int, help="Only these games.")
 
-    def handle(self, *args: Any, fix: bool = False, **options: Any) -> None:
+    def handle(
+        self, *args: Any, fix: bool = False, game_ids: list[int] | None = None, **options: Any
+    ) -> None:
         games = Game.objects.exclude(state=None).order_by("pk")
+        if game_ids:
+            games = games.filter(pk__in=game_ids)
         checked = differing = 0
         for game in games.iterator():
             checked += 1
