@@ -17,10 +17,15 @@ answers 500 and every page answers HEAD as it answers GET.
 - ``not_found``: the site's 404 handler. Django's own runs the CSRF check too (so that its page
   may hold a form), and for a POST to a path that names nothing that check read a body Django
   refuses while the 404 was being answered: a 500. Such a request now gets the 400 above.
+- ``server_error``: the site's 500 handler. A database this node cannot reach (its link cut, a
+  failover, a lock given up on) is the site away for a moment, not a fault in the request:
+  503 with Retry-After, telling the player to reload before they send it again (the move may
+  have been saved just before). Everything else stays Django's 500.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +36,7 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
+from django.db import InterfaceError, OperationalError
 from django.http import (
     Http404,
     HttpRequest,
@@ -39,9 +45,13 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import defaults
 
+from firenze_site.language import language_of_request
+
+RETRY_SECONDS = 30  # a failover or a cut link: back within seconds, or an operator's matter
 MAX_ID = 2**63 - 1  # the largest primary key of a BigAutoField (and of SQLite's INTEGER)
 
 
@@ -90,6 +100,20 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         return defaults.page_not_found(request, exception)
     except BadRequest as unreadable:
         return bad_request(request, unreadable)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's 500 page, or the 503 page when the database was out of reach (the exception
+    being handled: Django calls its 500 handler inside its ``except``)."""
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        # In the reader's language even when the fault came before the language middleware
+        # (the first read of the session): from the cookie or the browser, no database.
+        with translation.override(language_of_request(request)):
+            page = render_to_string("503.html")
+        response = HttpResponse(page, status=503)
+        response["Retry-After"] = str(RETRY_SECONDS)
+        return response
+    return defaults.server_error(request)
 
 
 def _reason(exception: Exception | None) -> str:

@@ -20,6 +20,8 @@ admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-a
 handler400 = "firenze_site.request_guards.bad_request"
 # So does a POST to a path that names nothing (Django's 404 page would read it).
 handler404 = "firenze_site.request_guards.not_found"
+# A database out of reach is a moment's absence (503, Retry-After), not a broken request.
+handler500 = "firenze_site.request_guards.server_error"
 
 urlpatterns = [
     path("", include("games.urls")),
