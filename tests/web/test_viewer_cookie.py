@@ -13,6 +13,8 @@ from django.core import signing
 from django.http import HttpRequest
 from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firenze_site import viewer_cookie
 from firenze_site.sessions import SessionStore
@@ -173,3 +175,22 @@ def test_it_leaves_the_cookie_alone_on_a_request_that_never_reads_its_session(ga
 
     assert response.status_code == 204 and NAME not in response.cookies
     assert browser.cookies[NAME].value == cookie
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.text(max_size=300) | st.from_regex(r"\A[0-9]{1,40}:[\w-]{0,60}\Z"))
+def test_it_reads_any_cookie_value_as_a_user_or_nobody_without_failing(value):
+    request = HttpRequest()
+    request.COOKIES[NAME] = value
+    claimed = viewer_cookie.claimed(request)
+    assert claimed is None or (isinstance(claimed, int) and signing.Signer(
+        salt=viewer_cookie.SALT).unsign(value) == str(claimed))  # fmt: skip
+
+
+def test_it_serves_the_page_to_a_hostile_viewer_cookie_without_a_500(anna, game):
+    player = signed_in(anna)
+    player.raise_request_exception = False
+    for value in ("\x00", "é" * 5000, "1:" + "a" * 4000, "9" * 40 + ":x", '"; Path=/'):
+        player.cookies[NAME] = value
+        answer = player.get(reverse("games:detail", args=[game.pk]))
+        assert answer.status_code == 200, value[:20]
