@@ -12,11 +12,11 @@ rests on a guess.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Any
 
 from .determinize import sample_state
 from .legal import legal_actions_of
+from .refill import INTO_ROW
 from .row import TAKEN_LINE
 from .state import State
 from .turns import start_turn
@@ -55,10 +55,10 @@ def stop(before: State, after: State, seat: int) -> str | None:
     drawn = len(before._d["deck"]) - len(after._d["deck"])
     if drawn == 0:
         return None
-    refilled = Counter(e["card"] for e in after._d["row"]) - Counter(
-        e["card"] for e in before._d["row"]
-    )
-    return None if drawn == refilled.total() else "revealed"
+    # Counted by the step's own log, not by the row's cards: a refill of the same kind as the
+    # card just taken leaves the row's cards as they were, and must not read as a draw.
+    refilled = sum(INTO_ROW in line for line in after._d["log"])
+    return None if drawn == refilled else "revealed"
 
 
 def why(state: State, intent: dict[str, Any], seat: int, since: list[str]) -> dict[str, Any]:

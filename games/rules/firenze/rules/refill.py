@@ -9,6 +9,9 @@ from .bricks import describe, draw_from_pouch
 from .data import BRICKS_PER_ROW_CARD, ROW_SIZE
 from .state import draw_rng
 
+# The words of the line a refill writes: planned.stop counts them to tell a refill from a draw.
+INTO_ROW = " comes into the row with "
+
 
 def refill_row(s: dict[str, Any]) -> None:
     """Slide left (done by the pop) and turn up a new card with 4 bricks from the pouch."""
@@ -23,4 +26,4 @@ def refill_row(s: dict[str, Any]) -> None:
         card = s["deck"].pop(0)
         bricks = draw_from_pouch(s["pouch"], BRICKS_PER_ROW_CARD, draw_rng(s))
         s["row"].append({"card": card, "bricks": bricks})
-        s["log"].append(f"{card} comes into the row with {describe(bricks)}.")
+        s["log"].append(f"{card}{INTO_ROW}{describe(bricks)}.")
