@@ -22,8 +22,11 @@ from games.rules.firenze import rules
 from games.rules.firenze.rules import bots
 from tests.factories import UserFactory
 
-# The poll runs every 5 s, so a page may take that long to show another seat's move.
-TIMEOUT_MS = 10_000
+# How long a browser test waits for what it expects: the poll runs every 5 s, so a page may
+# take that long to show another seat's move, and on a loaded machine (the proof runs, load
+# 20 and more) a page took over 10 s to answer. A wait ends as soon as its condition holds, so
+# a longer bound costs a passing test nothing; it only delays the report of a failing one.
+TIMEOUT_MS = 20_000
 SCREENSHOTS = Path(settings.BASE_DIR) / "test-artifacts" / "screenshots"
 
 

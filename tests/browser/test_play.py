@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tests.browser.helpers import (
+    TIMEOUT_MS,
     act,
     first,
     offered,
@@ -165,7 +166,7 @@ def test_the_other_players_page_follows_a_move_through_the_poll(new_page):
     watching_page.wait_for_function(
         "v => Number(document.querySelector('#poller').dataset.version) > v",
         arg=seen,
-        timeout=10_000,
+        timeout=TIMEOUT_MS,
     )
     expect(watching_page.locator("#log")).to_contain_text(f"{actor.display_name} takes")
     assert row_cards(watching_page) != row_before
