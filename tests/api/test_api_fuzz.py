@@ -44,6 +44,10 @@ APPLIED: Counter[str] = Counter()
 ACTORS = ["anonymous", "garbage", "outsider", "waiting", "acting"]
 SCHEMA = schemathesis.openapi.from_dict(api.get_openapi_schema(path_prefix="/api/v1"))
 
+# On PostgreSQL, the database production uses, in make test's lane beside the SQLite workers
+# (11 s alone there, 44 s of a SQLite worker in the run).
+pytestmark = pytest.mark.postgres
+
 
 class World:
     def __init__(self) -> None:
