@@ -76,3 +76,23 @@ def test_it_names_who_took_the_card_a_plan_relied_on() -> None:
     }
     assert why(after, wanted, planner, []) == {"key": "gone", "card": wanted["card"]}
     assert why(after, {"type": "end_phase"}, planner, since) == {}
+
+
+def test_it_names_who_took_the_card_though_a_dearer_copy_lies_further_right() -> None:
+    """Seed 31's row holds an Alchemist first (free) and another fifth: an opponent taking the
+    free one is why the plan stopped, though a copy is still there."""
+    state = new_game(2, 31, None)
+    row = [e["card"] for e in state._d["row"]]
+    assert row[0] == "Alchemist" and row.count("Alchemist") == 2
+    mover = state._d["seat"]
+    planner = 1 - mover
+    wanted = intent(state, {"type": "choose_card", "slot": 0})
+    after = apply_action(state, {"type": "choose_card", "slot": 0})
+    assert "Alchemist" in [e["card"] for e in after._d["row"]]
+
+    assert why(after, wanted, planner, log_tokens(after)) == {
+        "key": "taken",
+        "card": "Alchemist",
+        "by": mover,
+    }
+    assert why(after, wanted, planner, []) == {}  # still in the row: no reason to name

@@ -62,17 +62,18 @@ def stop(before: State, after: State, seat: int) -> str | None:
 
 
 def why(state: State, intent: dict[str, Any], seat: int, since: list[str]) -> dict[str, Any]:
-    """Why a planned step no longer holds, from the open row and the public log since the plan:
-    the card it names was taken (by whom, if the log says), or is gone from the row."""
+    """Why a planned step no longer holds, from the public log since the plan and the open row:
+    another player took a card of the kind it names (by whom: a copy may still lie further
+    right, dearer than the plan meant to pay), or none is left in the row."""
     card = intent.get("card")
     if intent.get("type") not in _SLOT_TYPES or not card:
-        return {}
-    if any(entry["card"] == card for entry in state._d["row"]):
         return {}
     for line in reversed(since):
         match = TAKEN_LINE.match(line)
         if match and match.group(2) == card and int(match.group(1)) != seat:
             return {"key": "taken", "card": card, "by": int(match.group(1))}
+    if any(entry["card"] == card for entry in state._d["row"]):
+        return {}
     return {"key": "gone", "card": card}
 
 
