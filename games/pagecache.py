@@ -259,6 +259,13 @@ def _kept(found: Any, key: str) -> Drawn | None:
     return found if isinstance(found, Drawn) and found.key == key else None
 
 
+def _store(where: str, drawn: Drawn, key: str) -> Drawn:
+    """Keep a page just drawn, with the key ``_kept`` compares on the next read."""
+    drawn = drawn._replace(key=key)
+    cache.set(where, drawn, TTL_SECONDS)
+    return drawn
+
+
 def serve(
     request: HttpRequest,
     head: Head,
@@ -283,8 +290,7 @@ def serve(
         where = _cache_key(viewer, head, partial, key)
         drawn = _kept(prefetch.get_many(request, [where]).get(where), key)
         if drawn is None:
-            drawn = render_page()._replace(key=key)
-            cache.set(where, drawn, TTL_SECONDS)
+            drawn = _store(where, render_page(), key)
         html = drawn.html
         html = html.replace(CSRF_PLACEHOLDER, csrf_token)
         if POLL_PLACEHOLDER in html:
@@ -340,7 +346,6 @@ def draw_players_pages(game_id: int) -> int:
             key = page_key(viewer, found, "game")
             where = _cache_key(viewer, found, "game", key)
             if _kept(cache.get(where), key) is None:
-                page_now = render_game_page(viewer, game, seats, "game")._replace(key=key)
-                cache.set(where, page_now, TTL_SECONDS)
+                _store(where, render_game_page(viewer, game, seats, "game"), key)
                 drawn += 1
     return drawn

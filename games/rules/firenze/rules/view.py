@@ -26,6 +26,7 @@ from .data import (
 from .exchange import price as exchange_price
 from .fulfil import balcony_at, open_commission, why_nothing_to_fulfil
 from .players import card_count, store_limit
+from .refill import INTO_ROW
 from .state import State
 
 _SEAT_TOKEN = re.compile(r"\{(\d)\}")
@@ -190,7 +191,7 @@ def format_line(line: str, names: list[str] | None = None) -> str:
 # The lines of passes and of steps the rules make for a player (the row's refill, a discard
 # at the card limit, bricks back to the pouch): what a player may hide from the log.
 _MINOR = re.compile(
-    r"(^\{\d+\} ends the turn\.$)|( comes into the row with )|( finds no card in the row to "
+    rf"(^\{{\d+\}} ends the turn\.$)|({re.escape(INTO_ROW)})|( finds no card in the row to "
     r"take\.$)|( \(card limit\)\.$)|( returns .* to the pouch)|(; the copy is discarded\.$)"
 )
 
